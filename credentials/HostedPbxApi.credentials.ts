@@ -1,0 +1,61 @@
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestOptions,
+	Icon,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import { baseUrlField, basicAuthorization, maxRateLimitWaitField, testBaseUrl } from './connectionFields';
+
+export class HostedPbxApi implements ICredentialType {
+	name = 'hostedPbxApi';
+
+	displayName = 'Hosted PBX API';
+
+	icon: Icon = { light: 'file:../nodes/HostedPbx/hostedPbx.svg', dark: 'file:../nodes/HostedPbx/hostedPbx.dark.svg' };
+
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-telephony-platform';
+
+	properties: INodeProperties[] = [
+		baseUrlField(
+			'https://pbx.example.com/api/v1',
+			'Address of the Hosted PBX API including the version segment /api/v1.',
+		),
+		{
+			displayName: 'Username',
+			name: 'username',
+			type: 'string',
+			required: true,
+			default: '',
+			description:
+				'The portal login of an extension user, a company admin or a reseller. A dedicated API user is best.',
+		},
+		{
+			displayName: 'Password',
+			name: 'password',
+			type: 'string',
+			typeOptions: { password: true },
+			required: true,
+			default: '',
+		},
+		maxRateLimitWaitField,
+	];
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		requestOptions.headers = {
+			...requestOptions.headers,
+			Authorization: basicAuthorization(credentials.username, credentials.password),
+		};
+		return requestOptions;
+	}
+
+	// GET /customers works at every user level (`me` does not work for resellers).
+	test: ICredentialTestRequest = {
+		request: { baseURL: testBaseUrl, url: '/customers', qs: { pageSize: 1 } },
+	};
+}

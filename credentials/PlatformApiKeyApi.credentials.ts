@@ -1,0 +1,73 @@
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestOptions,
+	Icon,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import { baseUrlField, maxRateLimitWaitField, testBaseUrl } from './connectionFields';
+
+/**
+ * Why a key is refused, or undefined when it ends in 48 hexadecimal characters. The prefix
+ * is not published, so only the tail is checked; the key itself is never repeated.
+ */
+export function apiKeyProblem(key: unknown): string | undefined {
+	const value = String(key ?? '').trim();
+	if (value === '') return 'The Platform API Key credential has no key';
+	if (/\s/.test(value)) return 'The API key contains spaces or line breaks; paste it again as one word';
+	const tail = /[0-9a-fA-F]*$/.exec(value)?.[0].length ?? 0;
+	if (tail < 48) {
+		return `The API key should end in 48 hexadecimal characters (0-9, a-f) after its prefix, but its last ${tail === 0 ? 'character is not' : `${tail} characters are the only ones that are`} hexadecimal. Copy the whole key from the customer portal`;
+	}
+	return undefined;
+}
+
+export class PlatformApiKeyApi implements ICredentialType {
+	name = 'platformApiKeyApi';
+
+	displayName = 'Platform API Key';
+
+	icon: Icon = {
+		light: 'file:../nodes/VoiceAgent/voiceAgent.svg',
+		dark: 'file:../nodes/VoiceAgent/voiceAgent.dark.svg',
+	};
+
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-telephony-platform';
+
+	properties: INodeProperties[] = [
+		baseUrlField(
+			'https://api.example.com',
+			'Address of the platform services, without the service path (the nodes add /convai/v1 and /intelligence/v1).',
+		),
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			required: true,
+			default: '',
+			description:
+				'A key from the customer portal: a fixed prefix followed by 48 hexadecimal characters. Give it the scopes the nodes need (convai:read, convai:write, convai:delete, intelligence:read, intelligence:write).',
+		},
+		maxRateLimitWaitField,
+	];
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		const problem = apiKeyProblem(credentials.apiKey);
+		if (problem) throw new Error(problem);
+		requestOptions.headers = {
+			...requestOptions.headers,
+			Authorization: `Bearer ${String(credentials.apiKey).trim()}`,
+		};
+		return requestOptions;
+	}
+
+	test: ICredentialTestRequest = {
+		request: { baseURL: testBaseUrl, url: '/convai/v1/webhooks' },
+	};
+}

@@ -1,0 +1,31 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/** Fields every credential of this package shares: where the API lives and how long to wait out a rate limit. */
+export function baseUrlField(placeholder: string, description: string): INodeProperties {
+	return {
+		displayName: 'Base URL',
+		name: 'baseUrl',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder,
+		description: `${description} Trailing slashes are ignored.`,
+	};
+}
+
+export const maxRateLimitWaitField: INodeProperties = {
+	displayName: 'Max Wait When Rate Limited (Seconds)',
+	name: 'maxRateLimitWait',
+	type: 'number',
+	typeOptions: { minValue: 0 },
+	default: 30,
+	description:
+		'When the API answers 429, wait for the reset and retry if it comes within this many seconds; otherwise fail at once with the time to retry. 0 never waits.',
+};
+
+export function basicAuthorization(user: unknown, password: unknown): string {
+	return `Basic ${Buffer.from(`${String(user ?? '')}:${String(password ?? '')}`).toString('base64')}`;
+}
+
+/** The credential test's base URL, with trailing slashes removed as the nodes remove them. */
+export const testBaseUrl = '={{ String($credentials.baseUrl).trim().replace(/\\/+$/, "") }}';

@@ -1,0 +1,9 @@
+import { configWithoutCloudSupport } from '@n8n/node-cli/eslint';
+
+// n8n's community-node rules, without the n8n Cloud rules: this package ships runtime
+// dependencies (undici, eventsource) and long-running triggers, so it targets self-hosted n8n.
+// The rules are for shipped code; the sandbox, tests, benchmarks and scripts are type-checked by tsc.
+export default [
+	...configWithoutCloudSupport,
+	{ ignores: ['test/**', 'sandbox/**', 'bench/**', 'scripts/**', 'examples/**', 'gulpfile.js', 'jest.config.js'] },
+];

@@ -1,0 +1,8 @@
+/** Unit, node and sandbox tests. The real-n8n suites have their own scripts (see README). */
+module.exports = {
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test'],
+	testMatch: ['**/*.test.ts'],
+	transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true }] },
+	testTimeout: 30000,
+};

@@ -1,0 +1,83 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { OperationSpec, ResourceSpec } from './operation';
+
+export const RETURN_ALL = 'returnAll';
+export const LIMIT = 'limit';
+export const DEFAULT_LIMIT = 50;
+
+const listFields: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: RETURN_ALL,
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: LIMIT,
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: DEFAULT_LIMIT,
+		description: 'Max number of results to return',
+		displayOptions: { show: { [RETURN_ALL]: [false] } },
+	},
+];
+
+/** The fields an operation shows: its own, then Return All / Limit for lists. */
+export function operationFields(operation: OperationSpec): INodeProperties[] {
+	return [...(operation.fields ?? []), ...(operation.paging ? listFields : [])];
+}
+
+function scoped(field: INodeProperties, resource: string, operation: string): INodeProperties {
+	const own = field.displayOptions ?? {};
+	return {
+		...field,
+		displayOptions: {
+			...own,
+			show: { ...(own.show ?? {}), resource: [resource], operation: [operation] },
+		},
+	};
+}
+
+/**
+ * The node's properties from its resource specs: the resource selector, one operation
+ * selector per resource, and every operation's fields shown only for that operation.
+ */
+export function describeResources(resources: ResourceSpec[]): INodeProperties[] {
+	const resourceSelector: INodeProperties = {
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: resources.map((r) => ({ name: r.name, value: r.value, description: r.description })),
+		default: resources[0].value,
+	};
+	const operationSelectors: INodeProperties[] = resources.map((r) => ({
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [r.value] } },
+		options: r.operations.map((op) => ({
+			name: op.name,
+			value: op.value,
+			action: op.action,
+			description: op.description,
+		})),
+		default: r.operations[0].value,
+	}));
+	const fields = resources.flatMap((r) =>
+		r.operations.flatMap((op) => operationFields(op).map((f) => scoped(f, r.value, op.value))),
+	);
+	return [resourceSelector, ...operationSelectors, ...fields];
+}
+
+export function findOperation(
+	resources: ResourceSpec[],
+	resource: string,
+	operation: string,
+): OperationSpec | undefined {
+	return resources.find((r) => r.value === resource)?.operations.find((op) => op.value === operation);
+}

@@ -1,0 +1,127 @@
+import type { INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import type { ValidationIssue } from './operation';
+
+const MIN_SECRET_LENGTH = 4;
+
+/** Every form in which a secret could appear in text we did not write ourselves. */
+export function secretForms(secrets: Array<string | undefined>): string[] {
+	const forms = new Set<string>();
+	for (const secret of secrets) {
+		if (!secret || secret.length < MIN_SECRET_LENGTH) continue;
+		forms.add(secret);
+		forms.add(encodeURIComponent(secret));
+		forms.add(Buffer.from(secret).toString('base64'));
+	}
+	return [...forms].sort((a, b) => b.length - a.length);
+}
+
+/** Replaces every occurrence of a secret form with `***`. */
+export function redact(text: string, forms: string[]): string {
+	let out = text;
+	for (const form of forms) out = out.split(form).join('***');
+	return out;
+}
+
+/** Basic credentials as they travel: the base64 of `user:password`, so that it can be redacted too. */
+export function basicSecretForms(user: string | undefined, password: string | undefined): string[] {
+	const pair = `${user ?? ''}:${password ?? ''}`;
+	return [...secretForms([password]), Buffer.from(pair).toString('base64')];
+}
+
+export function truncate(text: string, max = 500): string {
+	const flat = text.replace(/\s+/g, ' ').trim();
+	return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+/** Platform error text, wherever a JSON error body keeps it; else the body itself, shortened. */
+export function errorTextFromBody(body: unknown): string | undefined {
+	if (body === undefined || body === null || body === '') return undefined;
+	if (typeof body === 'string') return truncate(body);
+	if (Array.isArray(body)) {
+		const parts = body.map((entry) => errorTextFromBody(entry)).filter(Boolean);
+		return parts.length ? parts.join('; ') : undefined;
+	}
+	if (typeof body === 'object') {
+		const record = body as Record<string, unknown>;
+		for (const key of ['errors', 'message', 'error', 'detail', 'details', 'description', 'reason']) {
+			if (record[key] === undefined || record[key] === null) continue;
+			const value = record[key];
+			if (typeof value === 'object' && !Array.isArray(value)) {
+				const nested = value as Record<string, unknown>;
+				if (typeof nested.message === 'string') return fieldPrefixed(nested.field, nested.message);
+				return truncate(JSON.stringify(value));
+			}
+			if (Array.isArray(value)) {
+				const parts = value.map((entry) =>
+					entry && typeof entry === 'object'
+						? fieldPrefixed(
+								(entry as Record<string, unknown>).field,
+								String((entry as Record<string, unknown>).message ?? JSON.stringify(entry)),
+							)
+						: String(entry),
+				);
+				if (parts.length) return truncate(parts.join('; '));
+				continue;
+			}
+			return truncate(String(value));
+		}
+		return truncate(JSON.stringify(body));
+	}
+	return truncate(String(body));
+}
+
+function fieldPrefixed(field: unknown, message: string): string {
+	return typeof field === 'string' && field && !message.includes(field) ? `${field}: ${message}` : message;
+}
+
+export interface ApiFailure {
+	message: string;
+	description?: string;
+	/** The platform's own error code (e911 `code`), kept for users to branch on. */
+	code?: string;
+	field?: string | null;
+}
+
+export function apiError(
+	node: INode,
+	status: number,
+	failure: ApiFailure,
+	itemIndex?: number,
+): NodeApiError {
+	const response: JsonObject = { httpCode: String(status) };
+	if (failure.code) response.code = failure.code;
+	if (failure.field !== undefined) response.field = failure.field;
+	const error = new NodeApiError(node, response, {
+		message: failure.message,
+		description: failure.description ?? '',
+		httpCode: String(status),
+		itemIndex,
+	});
+	if (failure.code) error.context.code = failure.code;
+	if (failure.field !== undefined) error.context.field = failure.field;
+	return error;
+}
+
+export function formatIssue(issue: ValidationIssue): string {
+	return `${issue.field}: ${issue.problem}. Rule: ${issue.rule}`;
+}
+
+/** One error for all problems found before sending: the first in the message, every one in the description. */
+export function validationError(
+	node: INode,
+	issues: ValidationIssue[],
+	itemIndex?: number,
+): NodeOperationError {
+	const [first, ...rest] = issues;
+	const message = `Invalid ${first.field}: ${first.problem}`;
+	const description = [
+		`Rule: ${first.rule}`,
+		...rest.map((issue) => formatIssue(issue)),
+		'Nothing was sent.',
+	].join('\n');
+	const error = new NodeOperationError(node, message, { description, itemIndex });
+	error.context.issues = issues.map((issue) => ({ ...issue }));
+	return error;
+}

@@ -1,0 +1,158 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+
+import { LIMIT, RETURN_ALL, findOperation, operationFields } from './describe';
+import { validationError } from './errors';
+import type {
+	ApiResponse,
+	OperationContext,
+	OperationSpec,
+	OutputItem,
+	Params,
+	ResourceSpec,
+} from './operation';
+import { FileOutput } from './operation';
+import type { RecordExtractor } from './pagination';
+import { collectList } from './pagination';
+import type { ApiDefinition } from './transport';
+import { createClient } from './transport';
+
+export const BINARY_PROPERTY = 'binaryPropertyName';
+
+/** Reads the parameters an operation declares for one item; hidden ones read as undefined. */
+export function readParams(
+	context: IExecuteFunctions,
+	fields: INodeProperties[],
+	itemIndex: number,
+): Params {
+	const params: Params = {};
+	for (const field of fields) {
+		if (field.type === 'notice' || field.name in params) continue;
+		params[field.name] = context.getNodeParameter(field.name, itemIndex, undefined, {
+			extractValue: field.type === 'resourceLocator',
+		});
+	}
+	return params;
+}
+
+/** A list becomes one item per element, an object one item, an empty answer one `{success: true}`. */
+export function defaultOutput(body: unknown): OutputItem[] {
+	if (Array.isArray(body)) return body.map((entry) => asObject(entry));
+	if (body === undefined || body === null || body === '') return [{ success: true }];
+	return [asObject(body)];
+}
+
+function asObject(value: unknown): IDataObject {
+	return value !== null && typeof value === 'object' && !Array.isArray(value)
+		? (value as IDataObject)
+		: { value: value as IDataObject[keyof IDataObject] };
+}
+
+function asList(output: OutputItem[] | OutputItem): OutputItem[] {
+	return Array.isArray(output) ? output : [output];
+}
+
+function listLimit(params: Params): number | undefined {
+	return params[RETURN_ALL] ? undefined : Number(params[LIMIT] ?? 50);
+}
+
+function recordExtractor(spec: OperationSpec, params: Params): RecordExtractor | undefined {
+	const { output } = spec;
+	if (!output) return undefined;
+	return (response: ApiResponse) =>
+		asList(output(response, params)).map((item) => (item instanceof FileOutput ? item.json : item));
+}
+
+async function runOperation(
+	spec: OperationSpec,
+	context: OperationContext,
+	params: Params,
+): Promise<OutputItem[]> {
+	if (spec.run) return asList(await spec.run(context, params));
+	if (!spec.request) throw new NodeOperationError(context.node.getNode(), `Operation ${spec.value} has no request`);
+	const request = spec.request(params);
+	if (spec.paging) return await context.list(request, listLimit(params));
+	const response = await context.client.request(request);
+	return spec.output ? asList(spec.output(response, params)) : defaultOutput(response.body);
+}
+
+async function toExecutionData(
+	context: IExecuteFunctions,
+	item: OutputItem,
+	params: Params,
+	itemIndex: number,
+): Promise<INodeExecutionData> {
+	if (!(item instanceof FileOutput)) return { json: item, pairedItem: { item: itemIndex } };
+	const property = String(params[BINARY_PROPERTY] || 'data');
+	const binary = await context.helpers.prepareBinaryData(item.data, item.fileName, item.mimeType);
+	return { json: item.json, binary: { [property]: binary }, pairedItem: { item: itemIndex } };
+}
+
+function errorJson(error: Error): IDataObject {
+	const json: IDataObject = { error: error.message };
+	const { description, context, httpCode } = error as NodeApiError;
+	if (description) json.description = description;
+	if (httpCode) json.httpCode = httpCode;
+	if (context?.code) json.code = context.code as string;
+	if (context?.field !== undefined) json.field = context.field as string;
+	if (context?.issues) json.issues = context.issues as IDataObject[];
+	return json;
+}
+
+/**
+ * The one executor of every action node: per item, read the operation's parameters,
+ * validate before sending, run the request (with paging) or the multi-call `run`,
+ * turn the answer into items with `pairedItem` and binary data, and honour Continue On Fail.
+ */
+export async function executeOperations(
+	this: IExecuteFunctions,
+	api: ApiDefinition,
+	resources: ResourceSpec[],
+): Promise<INodeExecutionData[][]> {
+	const input = this.getInputData();
+	const output: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < input.length; itemIndex++) {
+		try {
+			const resource = this.getNodeParameter('resource', itemIndex) as string;
+			const operation = this.getNodeParameter('operation', itemIndex) as string;
+			const spec = findOperation(resources, resource, operation);
+			if (!spec) {
+				throw new NodeOperationError(this.getNode(), `Unknown operation "${operation}" for resource "${resource}"`, {
+					itemIndex,
+				});
+			}
+			const params = readParams(this, operationFields(spec), itemIndex);
+			const issues = spec.validate?.(params) ?? [];
+			if (issues.length) throw validationError(this.getNode(), issues, itemIndex);
+
+			const client = createClient(this, api, { itemIndex });
+			const context: OperationContext = {
+				client,
+				node: this,
+				itemIndex,
+				sleep: async (ms) => await sleep(ms),
+				list: async (request, limit) =>
+					await collectList(client, spec.paging ?? 'client', request, limit, recordExtractor(spec, params)),
+			};
+			for (const item of await runOperation(spec, context, params)) {
+				output.push(await toExecutionData(this, item, params, itemIndex));
+			}
+		} catch (error) {
+			if (this.continueOnFail()) {
+				output.push({ json: errorJson(error as Error), pairedItem: { item: itemIndex } });
+				continue;
+			}
+			if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+				if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
+				throw error;
+			}
+			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		}
+	}
+	return [output];
+}

@@ -1,0 +1,109 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+/**
+ * The parameters of one operation for one input item, read by the executor from the
+ * operation's fields. Values are whatever n8n resolved (strings, numbers, booleans,
+ * collections); specs read them through the helpers in `params.ts`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Params = Record<string, any>;
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A request relative to the credential's base URL. `{ACCOUNT}` in the path is filled by the transport. */
+export interface ApiRequest {
+	method: HttpMethod;
+	path: string;
+	qs?: IDataObject;
+	/** Sent as JSON unless `form` is set. */
+	body?: IDataObject | IDataObject[];
+	form?: boolean;
+	accept?: string;
+	/** How to read the response body. Default `json` (an empty body reads as undefined). */
+	responseType?: 'json' | 'text' | 'binary';
+	/** Statuses that are answers rather than failures for this call (a report still running: 204). */
+	okStatuses?: number[];
+	/** An absolute URL the API gave us (a `nextPage` link). Re-based onto the credential's origin. */
+	url?: string;
+}
+
+export interface ApiResponse<T = unknown> {
+	status: number;
+	headers: Record<string, string>;
+	body: T;
+}
+
+/** What the transport offers to specs: one authenticated request with the API's error handling. */
+export interface ApiClient {
+	request<T = unknown>(request: ApiRequest): Promise<ApiResponse<T>>;
+}
+
+/** A problem with one parameter, found before anything is sent. */
+export interface ValidationIssue {
+	/** The parameter as the user sees it, or a path inside a structured value (`routing.default[1][0].timeout`). */
+	field: string;
+	/** What is wrong with the value. */
+	problem: string;
+	/** The rule the value must follow. */
+	rule: string;
+}
+
+/** An output item that carries a file; the executor turns it into n8n binary data. */
+export class FileOutput {
+	constructor(
+		readonly json: IDataObject,
+		readonly data: Buffer,
+		readonly fileName: string,
+		readonly mimeType: string,
+	) {}
+}
+
+export type OutputItem = IDataObject | FileOutput;
+
+/**
+ * How a list is paged:
+ * - `pbx`: the Hosted PBX list wrapper (`items`, `nextPage`), `pageSize` up to 200;
+ * - `offset`: `start`/`limit` query parameters (wholesale inline CDRs);
+ * - `client`: the API returns the whole list; Limit is applied to what came back.
+ */
+export type Paging = 'pbx' | 'offset' | 'client';
+
+/** Everything a multi-call operation may use, inside the executor's loop and error handling. */
+export interface OperationContext {
+	client: ApiClient;
+	node: IExecuteFunctions;
+	itemIndex: number;
+	sleep(ms: number): Promise<void>;
+	/** Runs a list request with the operation's paging and Return All / Limit. */
+	list(request: ApiRequest, limit: number | undefined): Promise<IDataObject[]>;
+}
+
+export interface OperationSpec {
+	/** Operation value stored in workflows (`getAll`); never changes once released. */
+	value: string;
+	/** Display name in the operation dropdown (`Get Many`). */
+	name: string;
+	/** Action text n8n shows in the node panel (`Get many phone book entries`). */
+	action: string;
+	/** One sentence a person or a model can act on; used in the dropdown and as the tool description. */
+	description: string;
+	/** Parameters shown for this operation, without displayOptions for resource/operation. */
+	fields?: INodeProperties[];
+	/** Set for list operations: adds Return All / Limit and pages as named. */
+	paging?: Paging;
+	/** Checks parameters before anything is sent. Pure. */
+	validate?: (params: Params) => ValidationIssue[];
+	/** Builds the one request of a single-call operation. Pure. */
+	request?: (params: Params) => ApiRequest;
+	/** Turns the response into items. Default: a list becomes one item per element, an object one item. */
+	output?: (response: ApiResponse, params: Params) => OutputItem[] | OutputItem;
+	/** For operations that are several calls (wait for a report, make a download link). Each use says why. */
+	run?: (context: OperationContext, params: Params) => Promise<OutputItem[] | OutputItem>;
+}
+
+export interface ResourceSpec {
+	value: string;
+	name: string;
+	description?: string;
+	operations: OperationSpec[];
+}

@@ -1,0 +1,101 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { ApiClient, ApiRequest, ApiResponse, Paging } from './operation';
+
+/** Largest page the Hosted PBX serves. */
+export const PBX_MAX_PAGE_SIZE = 200;
+/** Page size for offset paging (the wholesale inline CDR default). */
+export const OFFSET_PAGE_SIZE = 500;
+
+export type RecordExtractor = (response: ApiResponse) => IDataObject[];
+
+interface PbxList {
+	items?: IDataObject[];
+	nextPage?: string;
+}
+
+/** The records of a response: an array, or the array inside a `{data}` or `{items}` envelope. */
+export function recordsOf(body: unknown): IDataObject[] {
+	if (Array.isArray(body)) return body as IDataObject[];
+	if (body && typeof body === 'object') {
+		const record = body as IDataObject;
+		for (const key of ['data', 'items']) {
+			if (Array.isArray(record[key])) return record[key] as IDataObject[];
+		}
+	}
+	return [];
+}
+
+/** Requests needed for N records at the given page size (for docs and benchmarks). */
+export function pagesNeeded(records: number, pageSize: number): number {
+	return Math.max(1, Math.ceil(records / pageSize));
+}
+
+/**
+ * Follows the Hosted PBX list wrapper: `pageSize` is the limit (at most 200), `nextPage`
+ * links are followed until absent or until the limit is reached.
+ */
+async function pbxPages(
+	client: ApiClient,
+	request: ApiRequest,
+	limit: number | undefined,
+	extract: RecordExtractor,
+): Promise<IDataObject[]> {
+	const pageSize = limit === undefined ? PBX_MAX_PAGE_SIZE : Math.min(limit, PBX_MAX_PAGE_SIZE);
+	const records: IDataObject[] = [];
+	let next: ApiRequest | undefined = { ...request, qs: { ...request.qs, pageSize, page: 1 } };
+	while (next) {
+		const response: ApiResponse = await client.request(next);
+		const page = extract(response);
+		records.push(...page);
+		if (limit !== undefined && records.length >= limit) return records.slice(0, limit);
+		const link = (response.body as PbxList | undefined)?.nextPage;
+		// An empty page with a next link would loop forever on a faulty server: stop there.
+		next = link && page.length > 0 ? { ...request, qs: undefined, url: link } : undefined;
+	}
+	return records;
+}
+
+/** `start`/`limit` offsets, sent where the request keeps its other parameters. */
+async function offsetPages(
+	client: ApiClient,
+	request: ApiRequest,
+	limit: number | undefined,
+	extract: RecordExtractor,
+): Promise<IDataObject[]> {
+	const records: IDataObject[] = [];
+	const inBody = request.method !== 'GET';
+	let start = Number((inBody ? (request.body as IDataObject | undefined)?.start : request.qs?.start) ?? 0);
+	for (;;) {
+		const size = limit === undefined ? OFFSET_PAGE_SIZE : Math.min(OFFSET_PAGE_SIZE, limit - records.length);
+		const window = { start, limit: size };
+		const page = extract(
+			await client.request(
+				inBody
+					? { ...request, body: { ...(request.body as IDataObject), ...window } }
+					: { ...request, qs: { ...request.qs, ...window } },
+			),
+		);
+		records.push(...page);
+		if (page.length < size || (limit !== undefined && records.length >= limit)) {
+			return limit === undefined ? records : records.slice(0, limit);
+		}
+		start += page.length;
+	}
+}
+
+export async function collectList(
+	client: ApiClient,
+	paging: Paging,
+	request: ApiRequest,
+	limit: number | undefined,
+	extract?: RecordExtractor,
+): Promise<IDataObject[]> {
+	if (paging === 'pbx') {
+		return await pbxPages(client, request, limit, extract ?? ((r) => (r.body as PbxList)?.items ?? []));
+	}
+	const fromBody = extract ?? ((r: ApiResponse) => recordsOf(r.body));
+	if (paging === 'offset') return await offsetPages(client, request, limit, fromBody);
+	const all = fromBody(await client.request(request));
+	return limit === undefined ? all : all.slice(0, limit);
+}

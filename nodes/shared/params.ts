@@ -1,0 +1,52 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { isBlank } from './validation';
+
+/** A user value as one URL path segment. */
+export function segment(value: unknown): string {
+	return encodeURIComponent(String(value ?? '').trim());
+}
+
+/** Drops empty values so that optional fields left blank are not sent at all. */
+export function compact<T extends IDataObject>(object: T): Partial<T> {
+	const out: IDataObject = {};
+	for (const [key, value] of Object.entries(object)) {
+		if (!isBlank(value)) out[key] = value;
+	}
+	return out as Partial<T>;
+}
+
+/** The last path segment of a URI or an id as typed: `.../phonebook/42` and `42` both give `42`. */
+export function idFromUri(value: unknown): string {
+	const text = String(value ?? '').trim().replace(/\/+$/, '');
+	const last = text.split('/').pop() ?? '';
+	return last.split('?')[0];
+}
+
+/**
+ * A date-time from an n8n date picker or an expression (string, Date, Luxon DateTime) as
+ * ISO 8601 in UTC with a `Z`; undefined when blank.
+ */
+export function isoUtc(value: unknown): string | undefined {
+	if (isBlank(value)) return undefined;
+	const candidate = value as { toISO?: () => string; toISOString?: () => string };
+	const text =
+		typeof candidate.toISO === 'function'
+			? candidate.toISO()
+			: typeof candidate.toISOString === 'function'
+				? candidate.toISOString()
+				: String(value);
+	const date = new Date(text);
+	if (Number.isNaN(date.getTime())) return String(value);
+	return date.toISOString().replace(/\.000Z$/, 'Z');
+}
+
+/** Key/value pairs from a fixedCollection (`{ pairs: [{ name, value }] }`) as a plain object. */
+export function pairsToObject(collection: unknown, listName = 'pairs'): Record<string, string> {
+	const list = ((collection as IDataObject | undefined)?.[listName] ?? []) as Array<{ name?: string; value?: string }>;
+	const out: Record<string, string> = {};
+	for (const { name, value } of list) {
+		if (name) out[name] = value ?? '';
+	}
+	return out;
+}
