@@ -46,6 +46,8 @@ export interface ValidationIssue {
 	problem: string;
 	/** The rule the value must follow. */
 	rule: string;
+	/** Stable id of the rule in a validator's rule catalogue, for tests and docs. */
+	ruleId?: string;
 }
 
 /** An output item that carries a file; the executor turns it into n8n binary data. */
