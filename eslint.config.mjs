@@ -5,5 +5,11 @@ import { configWithoutCloudSupport } from '@n8n/node-cli/eslint';
 // The rules are for shipped code; the sandbox, tests, benchmarks and scripts are type-checked by tsc.
 export default [
 	...configWithoutCloudSupport,
+	{
+		// The design asks for two runtime dependencies, undici (the PBX stream) and eventsource (the
+		// session SSE stream); self-hosted n8n installs them with the package.
+		files: ['package.json'],
+		rules: { '@n8n/community-nodes/no-runtime-dependencies': 'off' },
+	},
 	{ ignores: ['test/**', 'sandbox/**', 'bench/**', 'scripts/**', 'examples/**', 'gulpfile.js', 'jest.config.js'] },
 ];

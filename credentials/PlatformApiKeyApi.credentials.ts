@@ -27,6 +27,7 @@ export function apiKeyProblem(key: unknown): string | undefined {
 export class PlatformApiKeyApi implements ICredentialType {
 	name = 'platformApiKeyApi';
 
+	// eslint-disable-next-line n8n-nodes-base/cred-class-field-display-name-missing-api -- the platform calls it "Platform API Key"
 	displayName = 'Platform API Key';
 
 	icon: Icon = {

@@ -3,6 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { OperationSpec, ResourceSpec } from './operation';
 
 export const RETURN_ALL = 'returnAll';
+export const BINARY_PROPERTY = 'binaryPropertyName';
 export const LIMIT = 'limit';
 export const DEFAULT_LIMIT = 50;
 
@@ -25,6 +26,16 @@ const listFields: INodeProperties[] = [
 	},
 ];
 
+/** Where a downloaded file goes, for operations whose output is a file. */
+export const binaryPropertyField: INodeProperties = {
+	displayName: 'Put Output File in Field',
+	name: BINARY_PROPERTY,
+	type: 'string',
+	default: 'data',
+	required: true,
+	hint: 'The name of the output binary field to put the file in',
+};
+
 /** The fields an operation shows: its own, then Return All / Limit for lists. */
 export function operationFields(operation: OperationSpec): INodeProperties[] {
 	return [...(operation.fields ?? []), ...(operation.paging ? listFields : [])];
@@ -46,6 +57,8 @@ function scoped(field: INodeProperties, resource: string, operation: string): IN
  * selector per resource, and every operation's fields shown only for that operation.
  */
 export function describeResources(resources: ResourceSpec[]): INodeProperties[] {
+	// The defaults below are the first resource and operation, computed from the specs.
+	// eslint-disable-next-line n8n-nodes-base/node-param-default-missing
 	const resourceSelector: INodeProperties = {
 		displayName: 'Resource',
 		name: 'resource',
@@ -54,6 +67,7 @@ export function describeResources(resources: ResourceSpec[]): INodeProperties[] 
 		options: resources.map((r) => ({ name: r.name, value: r.value, description: r.description })),
 		default: resources[0].value,
 	};
+	// eslint-disable-next-line n8n-nodes-base/node-param-default-missing
 	const operationSelectors: INodeProperties[] = resources.map((r) => ({
 		displayName: 'Operation',
 		name: 'operation',

@@ -1,12 +1,13 @@
 import type {
 	IDataObject,
 	IExecuteFunctions,
+	JsonObject,
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { LIMIT, RETURN_ALL, findOperation, operationFields } from './describe';
+import { BINARY_PROPERTY, LIMIT, RETURN_ALL, findOperation, operationFields } from './describe';
 import { validationError } from './errors';
 import type {
 	ApiResponse,
@@ -22,7 +23,8 @@ import { collectList } from './pagination';
 import type { ApiDefinition } from './transport';
 import { createClient } from './transport';
 
-export const BINARY_PROPERTY = 'binaryPropertyName';
+/** Marks a parameter n8n does not hold (hidden by its display options): it reads as undefined. */
+const ABSENT = Symbol('absent');
 
 /** Reads the parameters an operation declares for one item; hidden ones read as undefined. */
 export function readParams(
@@ -33,9 +35,10 @@ export function readParams(
 	const params: Params = {};
 	for (const field of fields) {
 		if (field.type === 'notice' || field.name in params) continue;
-		params[field.name] = context.getNodeParameter(field.name, itemIndex, undefined, {
+		const value = context.getNodeParameter(field.name, itemIndex, ABSENT as never, {
 			extractValue: field.type === 'resourceLocator',
 		});
+		params[field.name] = (value as unknown) === ABSENT ? undefined : value;
 	}
 	return params;
 }
@@ -75,7 +78,7 @@ async function runOperation(
 ): Promise<OutputItem[]> {
 	if (spec.run) return asList(await spec.run(context, params));
 	if (!spec.request) throw new NodeOperationError(context.node.getNode(), `Operation ${spec.value} has no request`);
-	const request = spec.request(params);
+	const request = spec.request(params, await context.client.environment());
 	if (spec.paging) return await context.list(request, listLimit(params));
 	const response = await context.client.request(request);
 	return spec.output ? asList(spec.output(response, params)) : defaultOutput(response.body);
@@ -148,9 +151,10 @@ export async function executeOperations(
 				continue;
 			}
 			if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-				if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
-				throw error;
+				error.context.itemIndex ??= itemIndex;
 			}
+			// Both constructors hand back an error of their own class unchanged.
+			if (error instanceof NodeApiError) throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
 			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 		}
 	}

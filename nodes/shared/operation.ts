@@ -36,6 +36,13 @@ export interface ApiResponse<T = unknown> {
 /** What the transport offers to specs: one authenticated request with the API's error handling. */
 export interface ApiClient {
 	request<T = unknown>(request: ApiRequest): Promise<ApiResponse<T>>;
+	/** Absolute URLs for paths of this API (the platform names resources by URI). No secrets. */
+	environment(): Promise<RequestEnvironment>;
+}
+
+/** What a request builder may know besides the parameters: the API's own addresses. */
+export interface RequestEnvironment {
+	absoluteUrl(path: string): string;
 }
 
 /** A problem with one parameter, found before anything is sent. */
@@ -96,7 +103,7 @@ export interface OperationSpec {
 	/** Checks parameters before anything is sent. Pure. */
 	validate?: (params: Params) => ValidationIssue[];
 	/** Builds the one request of a single-call operation. Pure. */
-	request?: (params: Params) => ApiRequest;
+	request?: (params: Params, environment: RequestEnvironment) => ApiRequest;
 	/** Turns the response into items. Default: a list becomes one item per element, an object one item. */
 	output?: (response: ApiResponse, params: Params) => OutputItem[] | OutputItem;
 	/** For operations that are several calls (wait for a report, make a download link). Each use says why. */

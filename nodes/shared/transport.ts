@@ -13,7 +13,7 @@ import { NodeApiError, NodeOperationError, sleep as n8nSleep } from 'n8n-workflo
 
 import type { ApiFailure } from './errors';
 import { apiError, redact, truncate } from './errors';
-import type { ApiClient, ApiRequest, ApiResponse } from './operation';
+import type { ApiClient, ApiRequest, ApiResponse, RequestEnvironment } from './operation';
 
 export type RequestContext =
 	| IExecuteFunctions
@@ -135,22 +135,23 @@ export function rateLimitWaitMs(headers: Record<string, string>, now = Date.now(
 	return undefined;
 }
 
+/** The body as the request asked for it, or why it could not be read that way. */
 function decodeBody(
 	buffer: Buffer,
 	request: ApiRequest,
 	api: ApiDefinition,
 	contentType: string,
-): unknown {
+): { body: unknown } | { problem: string } {
 	const type = request.responseType ?? 'json';
-	if (type === 'binary') return buffer;
+	if (type === 'binary') return { body: buffer };
 	const text = buffer.toString('utf8');
-	if (type === 'text') return text;
+	if (type === 'text') return { body: text };
 	try {
-		return parseJsonText(text);
+		return { body: parseJsonText(text) };
 	} catch {
-		throw new Error(
-			`The ${api.label} answered ${request.method} ${request.path} with ${contentType || 'a body'} that is not JSON: ${truncate(text, 200)}`,
-		);
+		return {
+			problem: `The ${api.label} answered ${request.method} ${request.path} with ${contentType || 'a body'} that is not JSON: ${truncate(text, 200)}`,
+		};
 	}
 }
 
@@ -237,17 +238,15 @@ export function createClient(
 			const buffer = toBuffer(raw.body);
 			const ok = (status >= 200 && status < 300) || (req.okStatuses ?? []).includes(status);
 			if (ok) {
-				let body: unknown;
-				try {
-					body = decodeBody(buffer, req, api, responseHeaders['content-type'] ?? '');
-				} catch (error) {
+				const decoded = decodeBody(buffer, req, api, responseHeaders['content-type'] ?? '');
+				if ('problem' in decoded) {
 					throw new NodeApiError(
 						node,
 						{ httpCode: String(status) },
-						{ message: redact((error as Error).message, forms), itemIndex: options.itemIndex },
+						{ message: redact(decoded.problem, forms), itemIndex: options.itemIndex },
 					);
 				}
-				return { status, headers: responseHeaders, body: body as T };
+				return { status, headers: responseHeaders, body: decoded.body as T };
 			}
 
 			const text = buffer.toString('utf8');
@@ -293,7 +292,15 @@ export function createClient(
 		}
 	}
 
-	return { request };
+	async function environment(): Promise<RequestEnvironment> {
+		credentialsPromise ??= context.getCredentials(api.credentialType, options.itemIndex ?? 0);
+		const credentials = await credentialsPromise;
+		const base = baseUrlOf(credentials);
+		const variables = api.pathVariables?.(credentials) ?? {};
+		return { absoluteUrl: (path) => joinUrl(base, fillPath(path, variables)) };
+	}
+
+	return { request, environment };
 }
 
 /** PHP-style form fields: arrays as `name[]`, objects as `name[key]`. */

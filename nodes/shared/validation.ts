@@ -80,3 +80,11 @@ export function email(field: string, value: unknown): Check {
 export function httpUrl(field: string, value: unknown): Check {
 	return matches(field, value, /^https?:\/\/[^\s/]+/i, 'an http:// or https:// URL');
 }
+
+/** A date-time from a date picker or an expression: anything `Date` can read. */
+export function dateTime(field: string, value: unknown): Check {
+	if (isBlank(value) || typeof value !== 'string') return undefined;
+	return Number.isNaN(Date.parse(value))
+		? { field, problem: `${describeValue(value)} is not a date-time`, rule: 'an ISO 8601 date-time such as 2026-11-22T09:00:00Z' }
+		: undefined;
+}

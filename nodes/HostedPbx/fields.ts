@@ -1,0 +1,314 @@
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	INodeListSearchItems,
+	INodeListSearchResult,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import { hostedPbxApi } from '../shared/apis';
+import { binaryPropertyField } from '../shared/describe';
+import type { ApiResponse, OperationSpec, Params } from '../shared/operation';
+import { FileOutput } from '../shared/operation';
+import { idFromUri, segment } from '../shared/params';
+import { createClient } from '../shared/transport';
+
+/** Every record with an `id` taken from its `uri`, so workflows can map it straight into the next call. */
+export function withId(record: IDataObject): IDataObject {
+	return record.id === undefined && typeof record.uri === 'string' ? { id: idFromUri(record.uri), ...record } : record;
+}
+
+/** PBX records: the items of a list wrapper, or the one representation answered. */
+export function pbxRecords(response: ApiResponse): IDataObject[] {
+	const body = response.body as IDataObject | undefined;
+	if (body && Array.isArray(body.items)) return (body.items as IDataObject[]).map(withId);
+	return body && typeof body === 'object' ? [withId(body)] : [];
+}
+
+export const CUSTOMER = 'customerId';
+
+/** The customer every sub-resource hangs off: from the list, `me`, an ID or a URL. */
+export const customerField: INodeProperties = {
+	displayName: 'Customer',
+	name: CUSTOMER,
+	type: 'resourceLocator',
+	default: { mode: 'id', value: 'me' },
+	required: true,
+	description:
+		'The customer (company PBX). "me" is your own account for company admins and extension users; resellers pick a customer.',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: { searchListMethod: 'searchCustomers', searchable: true },
+		},
+		{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'me or 1001' },
+		{
+			displayName: 'By URL',
+			name: 'url',
+			type: 'string',
+			placeholder: 'https://pbx.example.com/api/v1/customers/1001',
+			extractValue: { type: 'regex', regex: '/customers/([^/?#]+)' },
+		},
+	],
+};
+
+/** `/customers/{customerId}` for the chosen customer. */
+export function customerPath(params: Params, rest = ''): string {
+	return `/customers/${segment(params[CUSTOMER] || 'me')}${rest}`;
+}
+
+/**
+ * A sub-resource picked from a searchable list of the chosen customer, by ID, or by its URI.
+ * The list search is `search<Collection>` (see `listSearchMethods`).
+ */
+export function subResourceField(
+	name: string,
+	displayName: string,
+	collection: string,
+	description: string,
+): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: searchMethodName(collection), searchable: true },
+			},
+			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: '42' },
+			{
+				displayName: 'By URL',
+				name: 'url',
+				type: 'string',
+				placeholder: `https://pbx.example.com/api/v1/customers/1001/${collection}/42`,
+				extractValue: { type: 'regex', regex: `/${collection}/([^/?#.]+)` },
+			},
+		],
+	};
+}
+
+function searchMethodName(collection: string): string {
+	return `search${collection[0].toUpperCase()}${collection.slice(1)}`;
+}
+
+/** What a list search shows for each record of a collection. */
+const SEARCHABLE: Record<string, (record: IDataObject) => string> = {
+	phonebook: (r) => `${r.name} (${r.phoneNumber})`,
+	sounds: (r) => `${r.name} (${r.type})`,
+	recordings: (r) => `${r.started} ${r.direction} ${r.partyId}`,
+	phonenumbers: (r) => `${r.number}${r.identifier ? ` (${r.identifier})` : ''}`,
+	outgoingcallerids: (r) => String(r.number),
+	callbundles: (r) => `${r.name} (${r.status})`,
+	sms: (r) => `${r.created} ${r.direction} ${r.from} → ${r.to}`,
+};
+
+const SEARCH_PAGE_SIZE = 200;
+
+async function searchCollection(
+	context: ILoadOptionsFunctions,
+	path: string,
+	label: (record: IDataObject) => string,
+	filter: string | undefined,
+	paginationToken: string | undefined,
+): Promise<INodeListSearchResult> {
+	const client = createClient(context, hostedPbxApi);
+	const response = await client.request({
+		method: 'GET',
+		path,
+		url: paginationToken,
+		qs: paginationToken ? undefined : { pageSize: SEARCH_PAGE_SIZE },
+	});
+	const needle = (filter ?? '').toLowerCase();
+	const results: INodeListSearchItems[] = pbxRecords(response)
+		.map((record) => ({ name: label(record), value: String(record.id), url: String(record.uri ?? '') }))
+		.filter((item) => !needle || item.name.toLowerCase().includes(needle) || item.value === needle);
+	return { results, paginationToken: (response.body as IDataObject)?.nextPage as string | undefined };
+}
+
+function currentCustomer(context: ILoadOptionsFunctions): string {
+	const value = context.getCurrentNodeParameter(CUSTOMER, { extractValue: true });
+	return String(value || 'me');
+}
+
+/**
+ * Endpoints have no list resource in the API; the phone numbers name the endpoints they ring
+ * (`destination`, `routingRules[].destination`), so the list is built from those.
+ */
+async function searchEndpoints(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const client = createClient(this, hostedPbxApi);
+	const response = await client.request({
+		method: 'GET',
+		path: `/customers/${segment(currentCustomer(this))}/phonenumbers`,
+		qs: { pageSize: SEARCH_PAGE_SIZE },
+	});
+	const seen = new Map<string, string>();
+	for (const number of pbxRecords(response)) {
+		const destinations = [
+			number.destination,
+			...((number.routingRules as IDataObject[] | undefined) ?? []).map((rule) => rule.destination),
+		];
+		for (const destination of destinations) {
+			if (typeof destination !== 'string' || !destination.includes('/endpoints/')) continue;
+			const id = idFromUri(destination);
+			const label = `Endpoint ${id} (rings for ${number.number})`;
+			if (!seen.has(id)) seen.set(id, label);
+		}
+	}
+	const needle = (filter ?? '').toLowerCase();
+	return {
+		results: [...seen]
+			.filter(([id, label]) => !needle || label.toLowerCase().includes(needle) || id === needle)
+			.map(([id, label]) => ({ name: label, value: id })),
+	};
+}
+
+export const listSearchMethods = {
+	async searchCustomers(
+		this: ILoadOptionsFunctions,
+		filter?: string,
+		paginationToken?: string,
+	): Promise<INodeListSearchResult> {
+		const found = await searchCollection(
+			this,
+			'/customers',
+			(r) => `${r.company} (${r.id})`,
+			filter,
+			paginationToken,
+		);
+		// Company admins and extension users may also use their own account as "me".
+		if (!paginationToken && (!filter || 'me'.includes(filter.toLowerCase()))) {
+			found.results.unshift({ name: 'Me (my own account)', value: 'me' });
+		}
+		return found;
+	},
+	searchEndpoints,
+	/** Who may send SMS: approved caller IDs with SMS allowed, and the customer's SMS-enabled numbers. */
+	async searchSmsSenders(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+		const client = createClient(this, hostedPbxApi);
+		const customer = segment(currentCustomer(this));
+		const [callerIds, numbers] = await Promise.all(
+			['outgoingcallerids', 'phonenumbers'].map(async (collection) =>
+				pbxRecords(
+					await client.request({ method: 'GET', path: `/customers/${customer}/${collection}`, qs: { pageSize: SEARCH_PAGE_SIZE } }),
+				),
+			),
+		);
+		const senders = [
+			...callerIds.filter((c) => c.allowSms).map((c) => ({ name: `${c.number} (approved caller ID)`, value: String(c.number) })),
+			...numbers.filter((n) => n.smsEnabled).map((n) => ({ name: `${n.number} (SMS-enabled number)`, value: String(n.number) })),
+		];
+		const needle = (filter ?? '').toLowerCase();
+		return { results: senders.filter((s) => !needle || s.name.toLowerCase().includes(needle)) };
+	},
+	...Object.fromEntries(
+		Object.entries(SEARCHABLE).map(([collection, label]) => [
+			searchMethodName(collection),
+			async function (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) {
+				return await searchCollection(
+					this,
+					`/customers/${segment(currentCustomer(this))}/${collection}`,
+					label,
+					filter,
+					paginationToken,
+				);
+			},
+		]),
+	),
+};
+
+export const endpointField: INodeProperties = {
+	...subResourceField('endpointId', 'Endpoint', 'endpoints', 'The endpoint (extension or device group)'),
+	placeholder: '201',
+};
+
+export interface CollectionOptions {
+	/** Path segment below the customer (`phonebook`). */
+	collection: string;
+	/** The parameter that holds a record's id (`entryId`); stored in workflows, so never renamed. */
+	id: string;
+	/** Words for descriptions: `phone book entry`, `phone book entries`. */
+	singular: string;
+	plural: string;
+}
+
+/** Get Many of a customer's collection: Return All / Limit over the PBX list wrapper, with optional filters. */
+export function getManyOperation(
+	options: CollectionOptions & {
+		fields?: INodeProperties[];
+		query?: (params: Params) => IDataObject;
+		validate?: OperationSpec['validate'];
+		description?: string;
+	},
+): OperationSpec {
+	return {
+		value: 'getAll',
+		name: 'Get Many',
+		action: `Get many ${options.plural}`,
+		description: options.description ?? `List the customer's ${options.plural}, newest pages followed as needed`,
+		fields: [customerField, ...(options.fields ?? [])],
+		paging: 'pbx',
+		validate: options.validate,
+		request: (p) => ({ method: 'GET', path: customerPath(p, `/${options.collection}`), qs: options.query?.(p) }),
+		output: pbxRecords,
+	};
+}
+
+export function idFieldOf(options: CollectionOptions): INodeProperties {
+	return subResourceField(
+		options.id,
+		options.singular.replace(/(^|\s)\w/g, (c) => c.toUpperCase()),
+		options.collection,
+		`The ${options.singular}`,
+	);
+}
+
+/** The path of one record of a collection: `/customers/me/phonebook/42`. */
+export function recordPath(options: CollectionOptions, params: Params): string {
+	return customerPath(params, `/${options.collection}/${segment(params[options.id])}`);
+}
+
+export function getOneOperation(options: CollectionOptions): OperationSpec {
+	return {
+		value: 'get',
+		name: 'Get',
+		action: `Get a ${options.singular}`,
+		description: `Get one ${options.singular} by its ID`,
+		fields: [customerField, idFieldOf(options)],
+		request: (p) => ({ method: 'GET', path: recordPath(options, p) }),
+		output: pbxRecords,
+	};
+}
+
+/** Download Audio of a sound or recording: the WAV file as binary data named after the record. */
+export function downloadAudioOperation(options: CollectionOptions): OperationSpec {
+	return {
+		value: 'download',
+		name: 'Download Audio',
+		action: `Download the audio of a ${options.singular}`,
+		description: `Download a ${options.singular} as a WAV file (binary data)`,
+		fields: [customerField, idFieldOf(options), binaryPropertyField],
+		request: (p) => ({ method: 'GET', path: recordPath(options, p), accept: 'audio/wav', responseType: 'binary' }),
+		output: (response, p) => {
+			const data = response.body as Buffer;
+			const type = response.headers['content-type'] ?? '';
+			if (/json|text\//i.test(type)) {
+				throw new Error(`The Hosted PBX API answered with ${type} instead of audio for ${recordPath(options, p)}`);
+			}
+			const id = String(p[options.id]);
+			const fileName = `${options.singular.replace(/\s+/g, '-')}-${id}.wav`;
+			const mimeType = /^audio\//i.test(type) ? type.split(';')[0].trim() : 'audio/wav';
+			return new FileOutput({ id, fileName, mimeType, fileSize: data.length }, data, fileName, mimeType);
+		},
+	};
+}

@@ -1,0 +1,183 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { binaryPropertyField } from '../../shared/describe';
+import type { Params, ResourceSpec } from '../../shared/operation';
+import { FileOutput } from '../../shared/operation';
+import { compact, isoUtc, segment } from '../../shared/params';
+import { dateTime, integerInRange, issues, matches, required } from '../../shared/validation';
+import { customerField, customerPath, endpointField, getManyOperation, pbxRecords } from '../fields';
+
+const dateFilter = (name: string, displayName: string, description: string): INodeProperties => ({
+	displayName,
+	name,
+	type: 'dateTime',
+	default: '',
+	description,
+});
+
+/** Every call history filter of the API. */
+export const callFilters: INodeProperties = {
+	displayName: 'Filters',
+	name: 'filters',
+	type: 'collection',
+	placeholder: 'Add Filter',
+	default: {},
+	options: [
+		dateFilter('createdAfter', 'Created After', 'Only records created after this time'),
+		dateFilter('createdBefore', 'Created Before', 'Only records created before this time'),
+		{
+			displayName: 'Direction',
+			name: 'direction',
+			type: 'options',
+			default: 'in',
+			options: [
+				{ name: 'Inbound', value: 'in' },
+				{ name: 'Outbound', value: 'out' },
+			],
+		},
+		{
+			displayName: 'Endpoint ID',
+			name: 'endpointId',
+			type: 'string',
+			default: '',
+			placeholder: '201',
+			description: 'Only calls involving this endpoint (a whole number)',
+		},
+		{
+			displayName: 'From',
+			name: 'from',
+			type: 'string',
+			default: '',
+			description: 'Exact calling number, no wildcards',
+		},
+		{
+			displayName: 'Include Internal Calls',
+			name: 'includeLocal',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to include calls between two endpoints of the account (only their outbound record is listed)',
+		},
+		dateFilter('startedAfter', 'Started After', 'Only calls that started after this time'),
+		dateFilter('startedBefore', 'Started Before', 'Only calls that started before this time'),
+		{
+			displayName: 'To',
+			name: 'to',
+			type: 'string',
+			default: '',
+			description: 'Exact called number, no wildcards',
+		},
+	],
+};
+
+const DATE_FILTERS = ['createdAfter', 'createdBefore', 'startedAfter', 'startedBefore'];
+
+export function historyQuery(filters: IDataObject | undefined): IDataObject {
+	const f = filters ?? {};
+	const query: IDataObject = {};
+	for (const name of DATE_FILTERS) query[name] = isoUtc(f[name]);
+	return compact({
+		...query,
+		direction: f.direction,
+		from: f.from,
+		to: f.to,
+		includeLocal: f.includeLocal === true ? 'true' : undefined,
+		endpointId: f.endpointId,
+	});
+}
+
+function historyIssues(p: Params) {
+	const f = (p.filters as IDataObject | undefined) ?? {};
+	return issues(
+		integerInRange('Filters > Endpoint ID', f.endpointId, 0),
+		DATE_FILTERS.map((name) => dateTime(`Filters > ${name}`, f[name])),
+	);
+}
+
+export const call: ResourceSpec = {
+	value: 'call',
+	name: 'Call',
+	description: 'Call history and click-to-call',
+	operations: [
+		{
+			value: 'exportCsv',
+			name: 'Export History as CSV',
+			action: 'Export call history as a CSV file',
+			description: 'Download the call history matching the filters as one CSV file',
+			fields: [customerField, callFilters, binaryPropertyField],
+			validate: historyIssues,
+			request: (p) => ({
+				method: 'GET',
+				path: customerPath(p, '/calls'),
+				qs: historyQuery(p.filters),
+				accept: 'text/csv',
+				responseType: 'binary',
+			}),
+			output: (response, p) => {
+				const data = response.body as Buffer;
+				const fileName = `call-history-${segment(p.customerId || 'me')}-${new Date().toISOString().slice(0, 10)}.csv`;
+				const lines = data.toString('utf8').split(/\r?\n/).filter((line) => line.trim() !== '');
+				return new FileOutput(
+					{ fileName, mimeType: 'text/csv', rows: Math.max(0, lines.length - 1), fileSize: data.length },
+					data,
+					fileName,
+					'text/csv',
+				);
+			},
+		},
+		getManyOperation({
+			collection: 'calls',
+			id: 'callId',
+			singular: 'call record',
+			plural: 'call records',
+			description: 'List call records with the history filters: dates, direction, numbers, endpoint, internal calls',
+			fields: [callFilters],
+			validate: historyIssues,
+			query: (p) => historyQuery(p.filters),
+		}),
+		{
+			value: 'originate',
+			name: 'Make a Call',
+			action: 'Make a call (click-to-call)',
+			description:
+				'Ring a local endpoint first, then dial the destination and connect both (click-to-call). Outbound calls are charged.',
+			fields: [
+				customerField,
+				{ ...endpointField, description: 'The local endpoint that rings first' },
+				{
+					displayName: 'Destination',
+					name: 'to',
+					type: 'string',
+					required: true,
+					default: '',
+					placeholder: '+447700900123',
+					description: 'The number or extension to dial once the endpoint answers',
+				},
+			],
+			validate: (p) =>
+				issues(
+					required('Endpoint', p.endpointId),
+					required('Destination', p.to),
+					matches('Destination', String(p.to ?? '').replace(/[\s().-]/g, ''), /^\+?[\d*#]{2,20}$/, 'a dialable number or extension: digits, *, # and an optional leading +'),
+				),
+			request: (p, env) => {
+				const endpoint = String(p.endpointId).trim();
+				return {
+					method: 'POST',
+					path: customerPath(p, '/calls'),
+					body: {
+						type: 'call',
+						endpoint: /^https?:\/\//i.test(endpoint)
+							? endpoint
+							: env.absoluteUrl(customerPath(p, `/endpoints/${segment(endpoint)}`)),
+						to: String(p.to).replace(/[\s().-]/g, ''),
+					},
+				};
+			},
+			output: (response, p) => {
+				const records = pbxRecords(response);
+				return records.length ? records : { success: true, endpointId: String(p.endpointId), to: String(p.to) };
+			},
+		},
+	],
+};

@@ -1,0 +1,29 @@
+import type { ResourceSpec } from '../../shared/operation';
+import { customerField, customerPath, pbxRecords } from '../fields';
+
+export const customer: ResourceSpec = {
+	value: 'customer',
+	name: 'Customer',
+	description: 'A company PBX account and its contact details',
+	operations: [
+		{
+			value: 'get',
+			name: 'Get',
+			action: 'Get a customer',
+			description: 'Get one customer account: company, primary contact, address and links to its sub-resources',
+			fields: [customerField],
+			request: (p) => ({ method: 'GET', path: customerPath(p) }),
+			output: pbxRecords,
+		},
+		{
+			value: 'getAll',
+			name: 'Get Many',
+			action: 'Get many customers',
+			description:
+				'List the customers this user can see: its own account, or every account a reseller owns',
+			paging: 'pbx',
+			request: () => ({ method: 'GET', path: '/customers' }),
+			output: pbxRecords,
+		},
+	],
+};

@@ -1,0 +1,52 @@
+import type { Params, ResourceSpec } from '../../shared/operation';
+import { segment } from '../../shared/params';
+import { customerField, customerPath, endpointField, pbxRecords } from '../fields';
+
+function phoneStatusPath(p: Params): string {
+	return customerPath(p, `/endpoints/${segment(p.endpointId)}/phonestatus`);
+}
+
+export const endpoint: ResourceSpec = {
+	value: 'endpoint',
+	name: 'Endpoint',
+	description: 'Do Not Disturb on an extension or device group',
+	operations: [
+		{
+			value: 'getDnd',
+			name: 'Get Do Not Disturb',
+			action: 'Get the Do Not Disturb status of an endpoint',
+			description: 'Read whether Do Not Disturb is set on an endpoint',
+			fields: [customerField, endpointField],
+			request: (p) => ({ method: 'GET', path: phoneStatusPath(p) }),
+			output: pbxRecords,
+		},
+		{
+			value: 'setDnd',
+			name: 'Set Do Not Disturb',
+			action: 'Set Do Not Disturb on an endpoint',
+			description:
+				'Turn Do Not Disturb on or off for an endpoint; while on, no calls are presented to any of its devices',
+			fields: [
+				customerField,
+				endpointField,
+				{
+					displayName: 'Do Not Disturb',
+					name: 'dndActive',
+					type: 'boolean',
+					default: true,
+					description: 'Whether Do Not Disturb is on',
+				},
+			],
+			request: (p) => ({
+				method: 'PUT',
+				path: phoneStatusPath(p),
+				body: { type: 'phonestatus', dndActive: Boolean(p.dndActive) },
+			}),
+			// The API answers 200; its body is the updated status where the service sends one.
+			output: (response, p) => {
+				const records = pbxRecords(response);
+				return records.length ? records : { endpointId: String(p.endpointId), dndActive: Boolean(p.dndActive) };
+			},
+		},
+	],
+};

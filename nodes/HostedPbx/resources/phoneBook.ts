@@ -1,0 +1,161 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import type { Params, ResourceSpec } from '../../shared/operation';
+import { compact } from '../../shared/params';
+import { integerInRange, issues, phoneNumber, required } from '../../shared/validation';
+import {
+	customerField,
+	customerPath,
+	getManyOperation,
+	getOneOperation,
+	idFieldOf,
+	pbxRecords,
+	recordPath,
+} from '../fields';
+
+const PHONEBOOK = { collection: 'phonebook', id: 'entryId', singular: 'phone book entry', plural: 'phone book entries' };
+
+const nameField: INodeProperties = {
+	displayName: 'Name',
+	name: 'name',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'Alice Jones',
+	description: 'Full name of the contact',
+};
+
+const phoneNumberField: INodeProperties = {
+	displayName: 'Phone Number',
+	name: 'phoneNumber',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: '+447700900123',
+};
+
+const speedDialField: INodeProperties = {
+	displayName: 'Speed Dial',
+	name: 'speedDial',
+	type: 'number',
+	default: 1,
+	typeOptions: { minValue: 1, maxValue: 9999 },
+	description: 'Speed dial code, 1 to 9999',
+};
+
+function entryIssues(fields: IDataObject, prefix = '') {
+	return issues(
+		fields.phoneNumber !== undefined ? phoneNumber(`${prefix}Phone Number`, fields.phoneNumber) : undefined,
+		integerInRange(`${prefix}Speed Dial`, fields.speedDial, 1, 9999),
+	);
+}
+
+function entryBody(fields: IDataObject): IDataObject {
+	return compact({
+		type: 'phonebookentry',
+		name: typeof fields.name === 'string' ? fields.name.trim() : fields.name,
+		phoneNumber: typeof fields.phoneNumber === 'string' ? fields.phoneNumber.trim() : fields.phoneNumber,
+		speedDial: fields.speedDial === undefined || fields.speedDial === '' ? undefined : Number(fields.speedDial),
+	});
+}
+
+function updateFields(params: Params): IDataObject {
+	return (params.updateFields as IDataObject | undefined) ?? {};
+}
+
+export const phoneBook: ResourceSpec = {
+	value: 'phoneBook',
+	name: 'Phone Book',
+	description: "Entries of the customer's shared phone book",
+	operations: [
+		{
+			value: 'create',
+			name: 'Create',
+			action: 'Create a phone book entry',
+			description: 'Add a contact to the shared phone book, optionally with a speed dial code from 1 to 9999',
+			fields: [
+				customerField,
+				nameField,
+				phoneNumberField,
+				{
+					displayName: 'Additional Fields',
+					name: 'additionalFields',
+					type: 'collection',
+					placeholder: 'Add Field',
+					default: {},
+					options: [speedDialField],
+				},
+			],
+			validate: (p) => {
+				const fields = { name: p.name, phoneNumber: p.phoneNumber, ...(p.additionalFields ?? {}) };
+				return issues(required('Name', p.name), required('Phone Number', p.phoneNumber), entryIssues(fields));
+			},
+			request: (p) => ({
+				method: 'POST',
+				path: customerPath(p, '/phonebook'),
+				body: entryBody({ name: p.name, phoneNumber: p.phoneNumber, ...(p.additionalFields ?? {}) }),
+			}),
+			output: pbxRecords,
+		},
+		{
+			value: 'delete',
+			name: 'Delete',
+			action: 'Delete a phone book entry',
+			description: 'Delete a phone book entry permanently',
+			fields: [customerField, idFieldOf(PHONEBOOK)],
+			request: (p) => ({ method: 'DELETE', path: recordPath(PHONEBOOK, p) }),
+			output: (_response, p) => ({ deleted: true, id: String(p.entryId) }),
+		},
+		getOneOperation(PHONEBOOK),
+		getManyOperation({ ...PHONEBOOK, description: "List the customer's shared phone book" }),
+		{
+			value: 'update',
+			name: 'Update',
+			action: 'Update a phone book entry',
+			description:
+				'Change the name, number or speed dial of a phone book entry; fields left out keep their current values',
+			fields: [
+				customerField,
+				idFieldOf(PHONEBOOK),
+				{
+					displayName: 'Update Fields',
+					name: 'updateFields',
+					type: 'collection',
+					placeholder: 'Add Field',
+					default: {},
+					options: [
+						{ ...nameField, required: false },
+						{ ...phoneNumberField, required: false },
+						speedDialField,
+						{
+							displayName: 'Remove Speed Dial',
+							name: 'removeSpeedDial',
+							type: 'boolean',
+							default: false,
+							description: 'Whether to remove the speed dial code from the entry',
+						},
+					],
+				},
+			],
+			validate: (p) => {
+				const fields = updateFields(p);
+				const given = Object.keys(fields).length > 0;
+				return issues(
+					given ? undefined : { field: 'Update Fields', problem: 'no field was chosen', rule: 'add at least one field to change' },
+					fields.name !== undefined ? required('Name', fields.name) : undefined,
+					entryIssues(fields),
+				);
+			},
+			// The API's PUT takes the full representation: read the entry, apply the changes, write it back.
+			run: async ({ client }, p) => {
+				const path = recordPath(PHONEBOOK, p);
+				const current = (await client.request<IDataObject>({ method: 'GET', path })).body;
+				const { removeSpeedDial, ...changes } = updateFields(p);
+				const merged: IDataObject = { ...current, ...compact(changes) };
+				if (removeSpeedDial) delete merged.speedDial;
+				const response = await client.request({ method: 'PUT', path, body: entryBody(merged) });
+				return pbxRecords(response);
+			},
+		},
+	],
+};

@@ -1,0 +1,82 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { ResourceSpec } from '../../shared/operation';
+import { compact, isoUtc } from '../../shared/params';
+import { dateTime, issues } from '../../shared/validation';
+import {
+	customerField,
+	downloadAudioOperation,
+	getManyOperation,
+	getOneOperation,
+	idFieldOf,
+	recordPath,
+} from '../fields';
+
+const RECORDINGS = { collection: 'recordings', id: 'recordingId', singular: 'recording', plural: 'call recordings' };
+
+const DATE_FILTERS = ['createdAfter', 'createdBefore', 'startedAfter', 'startedBefore'];
+
+export const recording: ResourceSpec = {
+	value: 'recording',
+	name: 'Recording',
+	description: 'Call recordings and their audio',
+	operations: [
+		{
+			value: 'createDownloadLink',
+			name: 'Create Download Link',
+			action: 'Create a one-time download link for a recording',
+			description:
+				'Make a link that downloads the recording once without credentials, for a browser or a CRM. The link works a single time.',
+			fields: [customerField, idFieldOf(RECORDINGS)],
+			// Two calls: a single-use token from the token generator, then the link that carries it.
+			run: async ({ client }, p) => {
+				const token = (await client.request<IDataObject>({ method: 'GET', path: '/tokengenerator' })).body;
+				const environment = await client.environment();
+				const url = `${environment.absoluteUrl(recordPath(RECORDINGS, p))}.wav?tokenid=${encodeURIComponent(String(token.id))}`;
+				return {
+					recordingId: String(p.recordingId),
+					url,
+					singleUse: true,
+					tokenCreated: token.created,
+					tokenExpires: token.expires,
+				};
+			},
+		},
+		downloadAudioOperation(RECORDINGS),
+		getOneOperation(RECORDINGS),
+		getManyOperation({
+			...RECORDINGS,
+			description: 'List call recordings, filtered by time, by one call leg (call ID) or by a whole call (linked ID)',
+			fields: [
+				{
+					displayName: 'Filters',
+					name: 'filters',
+					type: 'collection',
+					placeholder: 'Add Filter',
+					default: {},
+					options: [
+						{ displayName: 'Call ID', name: 'callId', type: 'string', default: '', description: 'Only recordings of this call leg' },
+						{ displayName: 'Created After', name: 'createdAfter', type: 'dateTime', default: '' },
+						{ displayName: 'Created Before', name: 'createdBefore', type: 'dateTime', default: '' },
+						{
+							displayName: 'Linked ID',
+							name: 'linkedId',
+							type: 'string',
+							default: '',
+							description: 'Only recordings of every leg of this call (the linkedId of a call record)',
+						},
+						{ displayName: 'Started After', name: 'startedAfter', type: 'dateTime', default: '' },
+						{ displayName: 'Started Before', name: 'startedBefore', type: 'dateTime', default: '' },
+					],
+				},
+			],
+			validate: (p) => issues(DATE_FILTERS.map((name) => dateTime(`Filters > ${name}`, p.filters?.[name]))),
+			query: (p) => {
+				const f = (p.filters as IDataObject | undefined) ?? {};
+				const query: IDataObject = { callId: f.callId, linkedId: f.linkedId };
+				for (const name of DATE_FILTERS) query[name] = isoUtc(f[name]);
+				return compact(query);
+			},
+		}),
+	],
+};

@@ -1,0 +1,80 @@
+import type { ResourceSpec } from '../../shared/operation';
+import { issues, maxLength, phoneNumber, required } from '../../shared/validation';
+import { customerField, customerPath, getManyOperation, getOneOperation, pbxRecords } from '../fields';
+
+const SMS = { collection: 'sms', id: 'smsId', singular: 'SMS message', plural: 'SMS messages' };
+
+export const sms: ResourceSpec = {
+	value: 'sms',
+	name: 'SMS',
+	description: 'Text messages sent and received by the customer',
+	operations: [
+		getOneOperation(SMS),
+		getManyOperation({ ...SMS, description: "List the customer's sent and received SMS messages" }),
+		{
+			value: 'send',
+			name: 'Send',
+			action: 'Send an SMS',
+			description:
+				'Send a text message from an approved sender to a phone number. Each message is charged to the account.',
+			fields: [
+				customerField,
+				{
+					displayName: 'From',
+					name: 'from',
+					type: 'resourceLocator',
+					default: { mode: 'list', value: '' },
+					required: true,
+					description:
+						'The sender shown to the recipient: one of the approved outgoing caller IDs or SMS-enabled numbers of the customer',
+					modes: [
+						{
+							displayName: 'From List',
+							name: 'list',
+							type: 'list',
+							typeOptions: { searchListMethod: 'searchSmsSenders', searchable: true },
+						},
+						{ displayName: 'Name or Number', name: 'id', type: 'string', placeholder: '+441632960001' },
+					],
+				},
+				{
+					displayName: 'To',
+					name: 'to',
+					type: 'string',
+					required: true,
+					default: '',
+					placeholder: '+447700900123',
+					description: 'The recipient phone number, preferably in international form with +',
+				},
+				{
+					displayName: 'Message',
+					name: 'body',
+					type: 'string',
+					required: true,
+					default: '',
+					typeOptions: { rows: 4 },
+					description: 'The text to send; long messages are sent and charged as several parts',
+				},
+			],
+			validate: (p) =>
+				issues(
+					required('From', p.from),
+					maxLength('From', p.from, 20),
+					required('To', p.to),
+					phoneNumber('To', p.to),
+					required('Message', p.body),
+				),
+			request: (p) => ({
+				method: 'POST',
+				path: customerPath(p, '/sms'),
+				body: {
+					type: 'smsmessage',
+					from: String(p.from).trim(),
+					to: String(p.to).replace(/[\s().-]/g, ''),
+					body: String(p.body),
+				},
+			}),
+			output: pbxRecords,
+		},
+	],
+};
