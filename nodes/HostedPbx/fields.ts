@@ -133,9 +133,11 @@ async function searchCollection(
 	return { results, paginationToken: (response.body as IDataObject)?.nextPage as string | undefined };
 }
 
+/** The customer chosen in the panel while a list loads: an ID, `me`, or the ID inside a URL. */
 function currentCustomer(context: ILoadOptionsFunctions): string {
-	const value = context.getCurrentNodeParameter(CUSTOMER, { extractValue: true });
-	return String(value || 'me');
+	const raw = context.getCurrentNodeParameter(CUSTOMER) as { value?: unknown } | string | undefined;
+	const value = String((typeof raw === 'object' ? raw?.value : raw) ?? '').trim();
+	return /\/customers\/([^/?#]+)/.exec(value)?.[1] ?? (value || 'me');
 }
 
 /**

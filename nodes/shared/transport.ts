@@ -343,6 +343,20 @@ function rateLimitError(
 	);
 }
 
+/**
+ * Network failures in words: n8n swaps any message naming a code such as ECONNREFUSED for a
+ * generic text, so the code goes in the description.
+ */
+const NETWORK_FAILURES: Record<string, string> = {
+	ECONNREFUSED: 'the connection was refused',
+	ECONNRESET: 'the connection was reset',
+	ECONNABORTED: 'the connection was aborted',
+	ETIMEDOUT: 'the connection timed out',
+	ENOTFOUND: 'the host name was not found',
+	EAI_AGAIN: 'the host name could not be resolved',
+	EHOSTUNREACH: 'the host is unreachable',
+};
+
 function networkError(
 	context: RequestContext,
 	api: ApiDefinition,
@@ -353,14 +367,14 @@ function networkError(
 ): NodeApiError {
 	const err = error as { code?: string; message?: string; cause?: { code?: string } };
 	const code = err.code ?? err.cause?.code;
-	const reason = code ?? truncate(err.message ?? String(error), 200);
+	const reason = (code && NETWORK_FAILURES[code]) ?? 'a network error occurred';
 	return new NodeApiError(
 		context.getNode(),
-		{ code: code ?? 'NETWORK' },
+		{ networkError: code ?? 'unknown' },
 		{
 			message: redact(`Could not reach the ${api.label} for ${req.method} ${req.path}: ${reason}`, forms),
 			description: redact(
-				'Check the Base URL in the credential and that the service is reachable from n8n.',
+				`Check the Base URL in the credential and that the service is reachable from n8n. Code: ${code ?? truncate(err.message ?? String(error), 200)}`,
 				forms,
 			),
 			itemIndex,

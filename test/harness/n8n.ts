@@ -152,6 +152,7 @@ export function buildWorkflow(setup: NodeSetup): { workflow: Workflow; node: INo
 export function additionalDataFor(
 	credentials: Record<string, ICredentialDataDecryptedObject> = {},
 	hooks?: ExecutionLifecycleHooks,
+	currentNodeParameters?: INodeParameters,
 ): IWorkflowExecuteAdditionalData {
 	return {
 		credentialsHelper: new TestCredentialsHelper(credentials),
@@ -165,7 +166,7 @@ export function additionalDataFor(
 		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
 		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
 		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
-		currentNodeParameters: undefined,
+		currentNodeParameters,
 		executionTimeoutTimestamp: undefined,
 		userId: 'test-user',
 		variables: {},
@@ -240,7 +241,7 @@ export function binaryBuffer(item: INodeExecutionData, property = 'data'): Buffe
 /** n8n's own contexts for triggers, pollers, webhooks and list searches, on the same workflow. */
 export function contexts(setup: NodeSetup) {
 	const { workflow, node } = buildWorkflow(setup);
-	const additionalData = additionalDataFor(setup.credentials);
+	const additionalData = additionalDataFor(setup.credentials, undefined, node.parameters);
 	return {
 		workflow,
 		node,
@@ -257,4 +258,20 @@ export function contexts(setup: NodeSetup) {
 			new WebhookContext(workflow, node, additionalData, mode, webhookData, [], null),
 		loadOptions: () => new LoadOptionsContext(workflow, node, additionalData, 'parameters'),
 	};
+}
+
+/** A node that declares every credential of the package, for tests of the shared transport. */
+export class AllCredentialsNode implements INodeType {
+	description = {
+		displayName: 'All Credentials',
+		name: 'allCredentials',
+		group: ['transform'],
+		version: 1,
+		description: 'Test node',
+		defaults: { name: 'All Credentials' },
+		inputs: ['main'],
+		outputs: ['main'],
+		credentials: Object.keys(CREDENTIAL_TYPES).map((name) => ({ name, required: false })),
+		properties: [],
+	} as unknown as INodeType['description'];
 }
