@@ -1,0 +1,290 @@
+import type {
+	IDataObject,
+	INodeType,
+	INodeTypeDescription,
+	ITriggerFunctions,
+	ITriggerResponse,
+} from 'n8n-workflow';
+import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+
+import { hostedPbxApi } from '../shared/apis';
+import { idFromUri } from '../shared/params';
+import { cancellableSleep } from '../shared/streams/backoff';
+import { baseUrlOf, createClient, joinUrl } from '../shared/transport';
+import { customerField, customerPath, listSearchMethods } from './fields';
+import { PbxLiveStream } from './liveStream';
+import type { PollCursor, PollSource } from './polling';
+import { createdAt, parseParty, pollNewRecords, primeCursor } from './polling';
+
+const LIVE_EVENTS = ['incomingcall', 'smsreceived', 'smsdelivered'];
+const OUTCOMES = ['ANSWERED', 'NO_ANSWER', 'BUSY', 'FAILED'];
+
+/** A stream event as one flat item: its name, its values at the top level, when it arrived. */
+export function liveEventItem(object: Record<string, unknown>, receivedAt = new Date()): IDataObject {
+	const values = (object.values && typeof object.values === 'object' ? object.values : {}) as IDataObject;
+	const item: IDataObject = { event: String(object.event), ...values, location: (object.location ?? null) as IDataObject[string], receivedAt: receivedAt.toISOString() };
+	if (typeof values.endpoint === 'string') item.endpointId = idFromUri(values.endpoint);
+	return item;
+}
+
+/** A call or SMS record as an item, with caller and callee split into name and number. */
+export function polledItem(event: string, record: IDataObject): IDataObject {
+	const from = parseParty(record.from);
+	const to = parseParty(record.to);
+	return { event, ...record, fromName: from.name, fromNumber: from.number, toName: to.name, toNumber: to.number };
+}
+
+export function pollSource(event: string, filters: IDataObject): PollSource {
+	if (event === 'inboundSms') {
+		return { collection: 'sms', query: {}, matches: (r) => r.direction === 'IN' };
+	}
+	if (event === 'missedCall') {
+		// Missed: an inbound call that nobody answered.
+		return { collection: 'calls', query: { direction: 'in' }, matches: (r) => r.direction === 'IN' && r.outcome !== 'ANSWERED' };
+	}
+	const direction = String(filters.direction ?? 'any');
+	const outcomes = (filters.outcomes as string[] | undefined) ?? [];
+	return {
+		collection: 'calls',
+		query: direction === 'any' ? {} : { direction },
+		matches: (r) =>
+			(direction === 'any' || String(r.direction).toLowerCase() === direction) &&
+			(outcomes.length === 0 || outcomes.includes(String(r.outcome))),
+	};
+}
+
+export class HostedPbxTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Hosted PBX Trigger',
+		name: 'hostedPbxTrigger',
+		icon: { light: 'file:hostedPbx.svg', dark: 'file:hostedPbx.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["source"] === "live" ? "Live events" : $parameter["pollEvent"]}}',
+		description: 'Starts a workflow on an incoming call, an SMS, a missed call or a new call record',
+		defaults: { name: 'Hosted PBX Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'hostedPbxApi', required: true }],
+		properties: [
+			{
+				displayName: 'Source',
+				name: 'source',
+				type: 'options',
+				noDataExpression: true,
+				default: 'live',
+				options: [
+					{
+						name: 'Live Events',
+						value: 'live',
+						description: 'Incoming calls, SMS received and SMS delivered, the moment they happen (a standing connection)',
+					},
+					{
+						name: 'New Records (Polling)',
+						value: 'poll',
+						description: 'Missed calls, finished calls and inbound SMS, checked at an interval',
+					},
+				],
+			},
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				default: ['incomingcall', 'smsreceived', 'smsdelivered'],
+				required: true,
+				displayOptions: { show: { source: ['live'] } },
+				options: [
+					{ name: 'Incoming Call', value: 'incomingcall', description: 'A call is ringing: caller number and name, endpoint' },
+					{ name: 'SMS Delivered', value: 'smsdelivered', description: 'A delivery receipt for a sent SMS arrived' },
+					{ name: 'SMS Received', value: 'smsreceived', description: 'An SMS arrived: from, to and an excerpt' },
+				],
+			},
+			{
+				displayName: 'Event',
+				name: 'pollEvent',
+				type: 'options',
+				default: 'missedCall',
+				displayOptions: { show: { source: ['poll'] } },
+				options: [
+					{ name: 'Missed Call', value: 'missedCall', description: 'An inbound call that was not answered' },
+					{ name: 'New Call Record', value: 'callRecord', description: 'A finished call, with filters on direction and outcome' },
+					{ name: 'New Inbound SMS', value: 'inboundSms', description: 'An SMS received, with its full text' },
+				],
+			},
+			{ ...customerField, displayOptions: { show: { source: ['poll'] } } },
+			{
+				displayName: 'Filters',
+				name: 'filters',
+				type: 'collection',
+				placeholder: 'Add Filter',
+				default: {},
+				displayOptions: { show: { source: ['poll'], pollEvent: ['callRecord'] } },
+				options: [
+					{
+						displayName: 'Direction',
+						name: 'direction',
+						type: 'options',
+						default: 'any',
+						options: [
+							{ name: 'Any', value: 'any' },
+							{ name: 'Inbound', value: 'in' },
+							{ name: 'Outbound', value: 'out' },
+						],
+					},
+					{
+						displayName: 'Outcomes',
+						name: 'outcomes',
+						type: 'multiOptions',
+						default: [],
+						description: 'Only calls with one of these outcomes (all when none is chosen)',
+						options: OUTCOMES.map((value) => ({ name: value.replace('_', ' ').toLowerCase().replace(/^\w/, (c) => c.toUpperCase()), value })),
+					},
+				],
+			},
+			{
+				displayName: 'Poll Every (Seconds)',
+				name: 'pollIntervalSeconds',
+				type: 'number',
+				default: 60,
+				typeOptions: { minValue: 10 },
+				displayOptions: { show: { source: ['poll'] } },
+				description: 'How often to check for new records. The API allows 1,200 requests per user per hour.',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Heartbeat Timeout (Seconds)',
+						name: 'heartbeatTimeoutSeconds',
+						type: 'number',
+						default: 90,
+						typeOptions: { minValue: 5 },
+						description: 'Reconnect when the live stream sends nothing for this long (the API sends a heartbeat every 60 s)',
+						displayOptions: { show: { '/source': ['live'] } },
+					},
+					{
+						displayName: 'Look-Back Window (Minutes)',
+						name: 'lookbackMinutes',
+						type: 'number',
+						default: 10,
+						typeOptions: { minValue: 1 },
+						description: 'Records that appear up to this late, or share a timestamp, are still emitted exactly once',
+						displayOptions: { show: { '/source': ['poll'] } },
+					},
+				],
+			},
+		],
+	};
+
+	methods = { listSearch: listSearchMethods };
+
+	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
+		return this.getNodeParameter('source') === 'poll' ? await pollTrigger(this) : await liveTrigger(this);
+	}
+}
+
+async function liveTrigger(context: ITriggerFunctions): Promise<ITriggerResponse> {
+	const events = context.getNodeParameter('events', []) as string[];
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	const manual = context.getMode() === 'manual';
+	const credentials = await context.getCredentials('hostedPbxApi');
+	let reportedMalformed = false;
+	let testEventSent = false;
+	const stream: PbxLiveStream = new PbxLiveStream({
+		url: joinUrl(baseUrlOf(credentials), '/stream'),
+		heartbeatWindowMs: Number(options.heartbeatTimeoutSeconds ?? 90) * 1000,
+		authorization: async () => {
+			const fresh = await context.getCredentials('hostedPbxApi');
+			return `Basic ${Buffer.from(`${fresh.username}:${fresh.password}`).toString('base64')}`;
+		},
+		onObject: (object) => {
+			if (!events.includes(String(object.event)) || testEventSent) return;
+			context.emit([context.helpers.returnJsonArray([liveEventItem(object)])]);
+			if (manual) {
+				// A test run needs one event; the stream is closed right after it.
+				testEventSent = true;
+				void stream.stop();
+			}
+		},
+		onMalformed: (fragment, reason) => {
+			if (reportedMalformed) return;
+			reportedMalformed = true;
+			context.logger.warn(`Hosted PBX stream: skipped data that is not a JSON object (${reason}): ${fragment}`);
+		},
+		onPermanentFailure: (status, message) => {
+			context.emitError(new NodeApiError(context.getNode(), { httpCode: String(status) }, { message, httpCode: String(status) }));
+		},
+		onTransientFailure: (reason, retryInMs) => {
+			context.logger.info(`Hosted PBX stream: ${reason}; reconnecting in ${retryInMs} ms`);
+		},
+	});
+	stream.start();
+	return { closeFunction: async () => await stream.stop() };
+}
+
+async function pollTrigger(context: ITriggerFunctions): Promise<ITriggerResponse> {
+	const event = context.getNodeParameter('pollEvent') as string;
+	const customer = String(context.getNodeParameter('customerId', '', { extractValue: true }) || 'me');
+	const filters = context.getNodeParameter('filters', {}) as IDataObject;
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	const intervalMs = Math.max(0.1, Number(context.getNodeParameter('pollIntervalSeconds', 60))) * 1000;
+	const lookbackMs = Number(options.lookbackMinutes ?? 10) * 60_000;
+	const source = pollSource(event, filters);
+	const path = customerPath({ customerId: customer });
+	const client = createClient(context, hostedPbxApi);
+	const key = JSON.stringify({ event, customer, filters });
+	const state = context.getWorkflowStaticData('node') as { cursor?: PollCursor };
+
+	if (context.getMode() === 'manual') {
+		// A test run shows the newest matching record of the last 30 days, so fields can be mapped.
+		const month: PollCursor = { since: new Date().toISOString(), seen: [], key };
+		const { fresh } = await pollNewRecords(client, path, source, month, 30 * 86_400_000);
+		const newest = fresh.sort((a, b) => createdAt(b) - createdAt(a))[0];
+		if (!newest) {
+			throw new NodeOperationError(context.getNode(), `No ${event} record in the last 30 days to show as a test event`, {
+				description: 'Make a test call or send a test SMS, then try again.',
+			});
+		}
+		context.emit([context.helpers.returnJsonArray([polledItem(event, newest)])]);
+		return { closeFunction: async () => {} };
+	}
+
+	let stopped = false;
+	let sleeping: { cancel: () => void } | undefined;
+	const activatedAt = Date.now();
+	const loop = async () => {
+		if (!state.cursor || state.cursor.key !== key) {
+			state.cursor = await primeCursor(client, path, source, key, lookbackMs, activatedAt);
+		}
+		while (!stopped) {
+			const sleep = cancellableSleep(intervalMs);
+			sleeping = sleep;
+			await sleep.promise;
+			if (stopped) return;
+			try {
+				const { fresh, cursor } = await pollNewRecords(client, path, source, state.cursor, lookbackMs);
+				state.cursor = cursor;
+				if (fresh.length) context.emit([context.helpers.returnJsonArray(fresh.map((r) => polledItem(event, r)))]);
+			} catch (error) {
+				const status = Number((error as NodeApiError).httpCode);
+				if (status === 401 || status === 403) {
+					context.emitError(error as Error);
+					return;
+				}
+				context.logger.warn(`Hosted PBX polling failed, retrying at the next interval: ${(error as Error).message}`);
+			}
+		}
+	};
+	const running = loop().catch((error: Error) => context.emitError(error));
+	return {
+		closeFunction: async () => {
+			stopped = true;
+			sleeping?.cancel();
+			await running;
+		},
+	};
+}

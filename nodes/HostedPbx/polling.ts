@@ -1,0 +1,137 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { ApiClient } from '../shared/operation';
+import { collectList, PBX_MAX_PAGE_SIZE } from '../shared/pagination';
+import { pbxRecords } from './fields';
+
+/**
+ * New-record polling for what the live stream does not carry (call records, SMS). The cursor
+ * remembers the newest `created` seen and the ids seen within a look-back window, and every poll
+ * re-reads that window: records that share a timestamp, or that appear up to the window late,
+ * are emitted exactly once.
+ */
+export interface PollCursor {
+	/** Newest `created` seen, ISO 8601. */
+	since: string;
+	/** Ids of records created within the look-back window before `since`. */
+	seen: string[];
+	/** What the cursor was made for; a changed configuration starts afresh. */
+	key: string;
+}
+
+export interface PollSource {
+	/** Collection below the customer: `calls` or `sms`. */
+	collection: 'calls' | 'sms';
+	/** Server-side filters (call history has them; SMS has none). */
+	query: IDataObject;
+	matches: (record: IDataObject) => boolean;
+}
+
+export const MAX_SEEN_IDS = 10_000;
+
+/** Both timestamp forms of the platform (`Z`, or milliseconds and `+0000`) as epoch milliseconds. */
+export function createdAt(record: IDataObject): number {
+	const value = String(record.created ?? '');
+	const parsed = Date.parse(value.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+	return Number.isNaN(parsed) ? 0 : parsed;
+}
+
+function byCreated(a: IDataObject, b: IDataObject): number {
+	return createdAt(a) - createdAt(b) || String(a.id).localeCompare(String(b.id), 'en', { numeric: true });
+}
+
+/**
+ * Reads every record created after `floor`. Call history filters on the server; the SMS list
+ * has no date filter, so it is read from whichever end holds the newest records.
+ */
+async function recordsAfter(
+	client: ApiClient,
+	customerPath: string,
+	source: PollSource,
+	floor: number,
+): Promise<IDataObject[]> {
+	const path = `${customerPath}/${source.collection}`;
+	if (source.collection === 'calls') {
+		const query = { ...source.query, createdAfter: new Date(floor).toISOString() };
+		return await collectList(client, 'pbx', { method: 'GET', path, qs: query }, undefined, pbxRecords);
+	}
+	const page = async (number: number) =>
+		await client.request<IDataObject>({ method: 'GET', path, qs: { ...source.query, pageSize: PBX_MAX_PAGE_SIZE, page: number } });
+	const first = await page(1);
+	const records = pbxRecords(first);
+	const total = Number(first.body.totalItems ?? records.length);
+	const lastPage = Math.max(1, Math.ceil(total / PBX_MAX_PAGE_SIZE));
+	if (lastPage === 1 || records.length === 0) return records.filter((r) => createdAt(r) > floor);
+	const newestFirst = createdAt(records[0]) >= createdAt(records[records.length - 1]);
+	const collected = [...records];
+	// Walk from the newest end until a page reaches back past the floor.
+	const pages = newestFirst
+		? Array.from({ length: lastPage - 1 }, (_v, i) => i + 2)
+		: Array.from({ length: lastPage - 1 }, (_v, i) => lastPage - i);
+	if (newestFirst && createdAt(records[records.length - 1]) <= floor) pages.length = 0;
+	for (const number of pages) {
+		const more = pbxRecords(await page(number));
+		collected.push(...more);
+		const oldest = Math.min(...more.map(createdAt));
+		if (more.length === 0 || oldest <= floor) break;
+	}
+	return collected.filter((r) => createdAt(r) > floor);
+}
+
+export interface PollResult {
+	fresh: IDataObject[];
+	cursor: PollCursor;
+}
+
+/** One poll: the records not emitted before, oldest first, and the cursor to keep. */
+export async function pollNewRecords(
+	client: ApiClient,
+	customerPath: string,
+	source: PollSource,
+	cursor: PollCursor,
+	lookbackMs: number,
+): Promise<PollResult> {
+	const floor = Date.parse(cursor.since) - lookbackMs;
+	const records = (await recordsAfter(client, customerPath, source, floor)).sort(byCreated);
+	const seen = new Set(cursor.seen);
+	const fresh = records.filter((r) => !seen.has(String(r.id)) && source.matches(r));
+	return { fresh, cursor: advance(cursor, records, lookbackMs) };
+}
+
+/** Records created within the look-back window of the newest one are re-read by the next poll: remember them. */
+function advance(cursor: PollCursor, records: IDataObject[], lookbackMs: number): PollCursor {
+	const newest = Math.max(Date.parse(cursor.since), ...records.map(createdAt));
+	const floor = newest - lookbackMs;
+	const seen = records
+		.filter((r) => createdAt(r) > floor)
+		.map((r) => String(r.id))
+		.slice(-MAX_SEEN_IDS);
+	return { since: new Date(newest).toISOString(), seen, key: cursor.key };
+}
+
+/**
+ * The first activation marks what exists at activation time as seen, so history is not
+ * replayed; a record created while activating is still emitted by the first poll.
+ */
+export async function primeCursor(
+	client: ApiClient,
+	customerPath: string,
+	source: PollSource,
+	key: string,
+	lookbackMs: number,
+	activatedAt = Date.now(),
+): Promise<PollCursor> {
+	const records = await recordsAfter(client, customerPath, source, activatedAt - lookbackMs);
+	// Timestamps may have whole seconds only: a record of the activation second may be new, so it is emitted.
+	const activationSecond = Math.floor(activatedAt / 1000) * 1000;
+	const seen = records.filter((r) => createdAt(r) < activationSecond).map((r) => String(r.id));
+	return { since: new Date(activatedAt).toISOString(), seen: seen.slice(-MAX_SEEN_IDS), key };
+}
+
+/** `"Reception" <201>` or `+447700900123` as a name and a number, for mapping the caller into the next node. */
+export function parseParty(value: unknown): { name: string; number: string } {
+	const text = String(value ?? '').trim();
+	const match = /^(?:"?([^"<]*?)"?\s*)?<([^>]+)>$/.exec(text);
+	if (match) return { name: (match[1] ?? '').trim(), number: match[2].trim() };
+	return { name: '', number: text };
+}

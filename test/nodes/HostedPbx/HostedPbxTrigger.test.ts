@@ -1,0 +1,265 @@
+import type { IDataObject, INodeExecutionData, INodeParameters, ITriggerResponse } from 'n8n-workflow';
+
+import { HostedPbxTrigger } from '../../../nodes/HostedPbx/HostedPbxTrigger.node';
+import type { PollCursor } from '../../../nodes/HostedPbx/polling';
+import type { Sandbox } from '../../../sandbox';
+import { startSandbox } from '../../../sandbox';
+import { contexts } from '../../harness/n8n';
+import type { PbxUserName } from './pbxTestKit';
+import { locator, pbxCredentials } from './pbxTestKit';
+
+let sandbox: Sandbox;
+beforeAll(async () => (sandbox = await startSandbox()));
+afterAll(async () => await sandbox.close());
+
+const open: ITriggerResponse[] = [];
+beforeEach(() => sandbox.reset());
+afterEach(async () => {
+	for (const response of open.splice(0)) await response.closeFunction?.();
+});
+
+async function waitFor<T>(probe: () => T | undefined, timeoutMs = 5000): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = probe();
+		if (value !== undefined && value !== false) return value;
+		if (Date.now() > deadline) throw new Error('timed out waiting');
+		await new Promise((resolve) => setTimeout(resolve, 10));
+	}
+}
+
+interface Started {
+	emitted: IDataObject[];
+	errors: Error[];
+	warnings: string[];
+	response: ITriggerResponse;
+	staticData: () => IDataObject;
+}
+
+async function startTrigger(
+	parameters: INodeParameters,
+	options: { user?: PbxUserName; password?: string; mode?: 'trigger' | 'manual'; staticData?: IDataObject } = {},
+): Promise<Started> {
+	const emitted: IDataObject[] = [];
+	const errors: Error[] = [];
+	const warnings: string[] = [];
+	const { trigger, workflow } = contexts({
+		node: new HostedPbxTrigger(),
+		parameters,
+		credentials: pbxCredentials(sandbox, options.user, options.password),
+		staticData: options.staticData,
+	});
+	const context = trigger(
+		(data: INodeExecutionData[][]) => emitted.push(...data[0].map((i) => i.json)),
+		(error) => errors.push(error),
+		options.mode,
+	);
+	const logger = context.logger;
+	jest.spyOn(logger, 'warn').mockImplementation((message: string) => void warnings.push(message));
+	jest.spyOn(logger, 'info').mockImplementation(() => undefined);
+	const response = await new HostedPbxTrigger().trigger.call(context);
+	open.push(response);
+	return { emitted, errors, warnings, response, staticData: () => workflow.getStaticData('node', { name: 'Node Under Test' } as never) };
+}
+
+const streamCount = () => sandbox.pbx.stream.list().length;
+
+describe('live events', () => {
+	test('an incoming call becomes one flat item; unselected events are not emitted', async () => {
+		const { emitted } = await startTrigger({ source: 'live', events: ['incomingcall'] });
+		await waitFor(() => streamCount() === 1);
+		sandbox.pbx.injectInboundSms({ body: 'not wanted' });
+		sandbox.pbx.injectIncomingCall({ from: '+447700900555', callerIdName: 'Jane Caller', endpointId: '202' });
+		await waitFor(() => emitted.length === 1);
+		expect(emitted[0]).toEqual({
+			event: 'incomingcall',
+			callerIdNumber: '+447700900555',
+			callerIdName: 'Jane Caller',
+			endpoint: `${sandbox.url}/api/v1/customers/1001/endpoints/202`,
+			endpointId: '202',
+			location: null,
+			receivedAt: expect.any(String),
+		});
+	});
+
+	test.each([
+		['concatenated', 'bytewise'],
+		['padded', 'random'],
+		['newline', 'random'],
+	])('%s objects split %s arrive whole and in order, multi-byte characters too', async (framing, chunking) => {
+		sandbox.pbx.stream.settings = { ...sandbox.pbx.stream.settings, framing: framing as never, chunking: chunking as never, chunkDelayMs: 1 };
+		const { emitted } = await startTrigger({ source: 'live', events: ['incomingcall', 'smsreceived'] });
+		await waitFor(() => streamCount() === 1);
+		for (let i = 0; i < 5; i++) {
+			sandbox.pbx.injectIncomingCall({ callerIdName: `Zoë ${i} 📞 Ærø`, from: `+44770090010${i}` });
+			sandbox.pbx.injectInboundSms({ body: `ça va? ${i} ✓` });
+		}
+		await waitFor(() => emitted.length === 10, 10000);
+		expect(emitted.filter((e) => e.event === 'incomingcall').map((e) => e.callerIdName)).toEqual(
+			[0, 1, 2, 3, 4].map((i) => `Zoë ${i} 📞 Ærø`),
+		);
+		expect(emitted.filter((e) => e.event === 'smsreceived').map((e) => e.excerpt)).toEqual([0, 1, 2, 3, 4].map((i) => `ça va? ${i} ✓`));
+	});
+
+	test('a malformed object is skipped and reported once; the stream goes on', async () => {
+		const { emitted, warnings } = await startTrigger({ source: 'live', events: ['incomingcall'] });
+		await waitFor(() => streamCount() === 1);
+		sandbox.pbx.stream.applyFaults({ malformed: true });
+		sandbox.pbx.injectIncomingCall({ callerIdName: 'after one' });
+		sandbox.pbx.stream.applyFaults({ malformed: true });
+		sandbox.pbx.injectIncomingCall({ callerIdName: 'after two' });
+		await waitFor(() => emitted.length === 2);
+		expect(emitted.map((e) => e.callerIdName)).toEqual(['after one', 'after two']);
+		expect(warnings).toHaveLength(1);
+		expect(warnings[0]).toMatch(/skipped data that is not a JSON object/);
+	});
+
+	test('heartbeats keep a quiet connection alive', async () => {
+		sandbox.pbx.stream.settings = { ...sandbox.pbx.stream.settings, heartbeatMs: 100 };
+		await startTrigger({ source: 'live', events: ['incomingcall'], options: { heartbeatTimeoutSeconds: 0.5 } });
+		const [connection] = await waitFor(() => streamCount() === 1 && sandbox.pbx.stream.list());
+		await new Promise((resolve) => setTimeout(resolve, 1500));
+		expect(sandbox.pbx.stream.list()).toEqual([expect.objectContaining({ id: connection.id })]);
+	});
+
+	test('a stalled connection (no bytes past the window) is replaced', async () => {
+		sandbox.pbx.stream.settings = { ...sandbox.pbx.stream.settings, heartbeatMs: 100 };
+		const { emitted } = await startTrigger({ source: 'live', events: ['incomingcall'], options: { heartbeatTimeoutSeconds: 0.5 } });
+		const [stalled] = await waitFor(() => streamCount() === 1 && sandbox.pbx.stream.list());
+		sandbox.pbx.stream.applyFaults({ stall: true });
+		const replaced = await waitFor(() => sandbox.pbx.stream.list().find((c) => !c.stalled && c.id > stalled.id), 5000);
+		expect(replaced.id).toBeGreaterThan(stalled.id);
+		sandbox.pbx.injectIncomingCall({ callerIdName: 'after the stall' });
+		await waitFor(() => emitted.length === 1);
+		expect(emitted[0].callerIdName).toBe('after the stall');
+	});
+
+	test('a dropped connection is reopened at once and events keep coming', async () => {
+		const { emitted } = await startTrigger({ source: 'live', events: ['incomingcall'] });
+		const [first] = await waitFor(() => streamCount() === 1 && sandbox.pbx.stream.list());
+		sandbox.pbx.stream.applyFaults({ dropAfter: 2 });
+		sandbox.pbx.injectIncomingCall({ callerIdName: 'one' });
+		sandbox.pbx.injectIncomingCall({ callerIdName: 'two' });
+		await waitFor(() => emitted.length === 2);
+		const reopened = await waitFor(() => sandbox.pbx.stream.list().find((c) => c.id > first.id));
+		expect(reopened).toBeDefined();
+		sandbox.pbx.injectIncomingCall({ callerIdName: 'three' });
+		await waitFor(() => emitted.length === 3);
+		expect(emitted.map((e) => e.callerIdName)).toEqual(['one', 'two', 'three']);
+	});
+
+	test('401 stops the trigger through emitError, without a reconnect loop', async () => {
+		const { errors } = await startTrigger({ source: 'live', events: ['incomingcall'] }, { password: 'wrong' });
+		await waitFor(() => errors.length === 1);
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		expect(errors).toHaveLength(1);
+		expect(errors[0].message).toMatch(/refused the credentials for the live event stream \(401\)/);
+		expect(sandbox.context.log.list({ pathPrefix: '/api/v1/stream' })).toHaveLength(1);
+	});
+
+	test('closing releases the connection', async () => {
+		const { response } = await startTrigger({ source: 'live', events: ['incomingcall'] });
+		await waitFor(() => streamCount() === 1);
+		await response.closeFunction?.();
+		await waitFor(() => streamCount() === 0);
+	});
+
+	test('a test run emits the first event and closes the stream itself', async () => {
+		const { emitted } = await startTrigger({ source: 'live', events: ['smsreceived'] }, { mode: 'manual' });
+		await waitFor(() => streamCount() === 1);
+		sandbox.pbx.injectInboundSms({ body: 'first' });
+		sandbox.pbx.injectInboundSms({ body: 'second' });
+		await waitFor(() => emitted.length >= 1);
+		await waitFor(() => streamCount() === 0);
+		expect(emitted.map((e) => e.excerpt)).toEqual(['first']);
+	});
+});
+
+describe('polling', () => {
+	const missedCalls = { source: 'poll', pollEvent: 'missedCall', customerId: locator('me'), pollIntervalSeconds: 0.1 };
+	const emittedCallers = (started: Started) => started.emitted.map((e) => e.fromNumber);
+
+	test('the first activation does not replay history; a new missed call is emitted once', async () => {
+		const started = await startTrigger(missedCalls);
+		await waitFor(() => sandbox.context.log.list({ pathPrefix: '/api/v1/customers/me/calls' }).length >= 2);
+		expect(started.emitted).toEqual([]);
+		sandbox.pbx.injectIncomingCall({ from: '+447700900201', outcome: 'NO_ANSWER' });
+		sandbox.pbx.injectIncomingCall({ from: '+447700900202', outcome: 'ANSWERED' });
+		await waitFor(() => started.emitted.length === 1);
+		await new Promise((resolve) => setTimeout(resolve, 400));
+		expect(emittedCallers(started)).toEqual(['+447700900201']);
+		expect(started.emitted[0]).toMatchObject({ event: 'missedCall', direction: 'IN', outcome: 'NO_ANSWER', fromName: 'Demo Caller' });
+		const query = sandbox.context.log.list({ pathPrefix: '/api/v1/customers/me/calls' }).at(-1)!.query;
+		expect(query).toMatchObject({ direction: 'in', createdAfter: expect.any(String) });
+	});
+
+	test('records sharing a timestamp, and one arriving late, are each emitted exactly once', async () => {
+		const started = await startTrigger(missedCalls);
+		await waitFor(() => sandbox.context.log.list({ pathPrefix: '/api/v1/customers/me/calls' }).length >= 1);
+		const sameTime = new Date().toISOString();
+		sandbox.pbx.injectIncomingCall({ from: '+447700900301', created: sameTime });
+		sandbox.pbx.injectIncomingCall({ from: '+447700900302', created: sameTime });
+		await waitFor(() => started.emitted.length === 2);
+		// Written to the history later than calls already emitted, with an earlier timestamp.
+		sandbox.pbx.injectIncomingCall({ from: '+447700900303', created: new Date(Date.now() - 120_000).toISOString() });
+		sandbox.pbx.injectIncomingCall({ from: '+447700900304', created: sameTime });
+		await waitFor(() => started.emitted.length === 4);
+		await new Promise((resolve) => setTimeout(resolve, 400));
+		expect(emittedCallers(started).sort()).toEqual(['+447700900301', '+447700900302', '+447700900303', '+447700900304']);
+	});
+
+	test('a restart with the stored cursor emits nothing old and picks up what came in between', async () => {
+		const first = await startTrigger(missedCalls);
+		sandbox.pbx.injectIncomingCall({ from: '+447700900401' });
+		await waitFor(() => first.emitted.length === 1);
+		await first.response.closeFunction?.();
+		const cursor = JSON.parse(JSON.stringify(first.staticData().cursor)) as PollCursor;
+		expect(cursor.seen.length).toBeGreaterThan(0);
+		sandbox.pbx.injectIncomingCall({ from: '+447700900402' });
+		const second = await startTrigger(missedCalls, { staticData: { cursor } });
+		await waitFor(() => second.emitted.length === 1);
+		await new Promise((resolve) => setTimeout(resolve, 400));
+		expect(emittedCallers(second)).toEqual(['+447700900402']);
+	});
+
+	test('new call records filtered by outcome', async () => {
+		const started = await startTrigger({
+			...missedCalls,
+			pollEvent: 'callRecord',
+			filters: { direction: 'in', outcomes: ['ANSWERED'] },
+		});
+		await waitFor(() => sandbox.context.log.list({ pathPrefix: '/api/v1/customers/me/calls' }).length >= 1);
+		sandbox.pbx.injectIncomingCall({ from: '+447700900501', outcome: 'BUSY' });
+		sandbox.pbx.injectIncomingCall({ from: '+447700900502', outcome: 'ANSWERED' });
+		await waitFor(() => started.emitted.length === 1);
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		expect(emittedCallers(started)).toEqual(['+447700900502']);
+		expect(started.emitted[0].event).toBe('callRecord');
+	});
+
+	test('new inbound SMS, read from the newest end of the list', async () => {
+		for (let i = 0; i < 450; i++) sandbox.pbx.injectInboundSms({ body: `old ${i}`, created: new Date(Date.now() - 3_600_000 + i).toISOString() });
+		const started = await startTrigger({ ...missedCalls, pollEvent: 'inboundSms' });
+		await waitFor(() => sandbox.context.log.list({ pathPrefix: '/api/v1/customers/me/sms' }).length >= 2);
+		sandbox.context.log.clear();
+		sandbox.pbx.injectInboundSms({ from: '+447700900601', body: 'Please call me back' });
+		await waitFor(() => started.emitted.length === 1);
+		expect(started.emitted[0]).toMatchObject({ event: 'inboundSms', direction: 'IN', body: 'Please call me back', fromNumber: '+447700900601' });
+		// Oldest-first list of 454 messages: the poll reads page 1 and then the last page only.
+		const pages = sandbox.context.log.list({ pathPrefix: '/api/v1/customers/me/sms' }).slice(0, 2).map((r) => r.query.page);
+		expect(pages).toEqual(['1', '3']);
+	});
+
+	test('a test run shows the newest matching record', async () => {
+		const started = await startTrigger(missedCalls, { mode: 'manual' });
+		expect(started.emitted).toHaveLength(1);
+		// The seed's newest unanswered inbound call was busy: busy counts as missed.
+		expect(started.emitted[0]).toMatchObject({ event: 'missedCall', direction: 'IN', outcome: 'BUSY', fromNumber: '+447700900009' });
+	});
+
+	test('401 while polling stops through emitError', async () => {
+		const started = await startTrigger(missedCalls, { password: 'wrong' });
+		await waitFor(() => started.errors.length === 1);
+		expect(started.errors[0].message).toMatch(/\(401\)/);
+	});
+});
