@@ -16,7 +16,6 @@ import { PbxLiveStream } from './liveStream';
 import type { PollCursor, PollSource } from './polling';
 import { createdAt, parseParty, pollNewRecords, primeCursor } from './polling';
 
-const LIVE_EVENTS = ['incomingcall', 'smsreceived', 'smsdelivered'];
 const OUTCOMES = ['ANSWERED', 'NO_ANSWER', 'BUSY', 'FAILED'];
 
 /** A stream event as one flat item: its name, its values at the top level, when it arrived. */
