@@ -1,17 +1,23 @@
+import { ConvaiSandbox, convaiModule } from './agent/module';
 import type { ModuleFactory, RunningSandbox } from './core/server';
 import { startSandboxServer } from './core/server';
+import { IntelligenceSandbox, intelligenceModule } from './intelligence/module';
 import { PbxSandbox, pbxModule } from './pbx/module';
 
 /** Every API the sandbox serves, on one port under the spec's own prefixes. */
-export const MODULES: ModuleFactory[] = [pbxModule];
+export const MODULES: ModuleFactory[] = [pbxModule, convaiModule, intelligenceModule];
 
 export interface Sandbox extends RunningSandbox {
 	pbx: PbxSandbox;
+	convai: ConvaiSandbox;
+	intelligence: IntelligenceSandbox;
 }
 
 export async function startSandbox(options: { port?: number; host?: string } = {}): Promise<Sandbox> {
 	const running = await startSandboxServer(MODULES, options);
 	return Object.assign(running, {
 		pbx: running.modules.pbx as PbxSandbox,
+		convai: running.modules.convai as ConvaiSandbox,
+		intelligence: running.modules.intelligence as IntelligenceSandbox,
 	});
 }

@@ -154,6 +154,8 @@ export async function startSandboxServer(
 			const req = await toSandboxRequest(raw, module.prefix);
 			const entry = context.log.record(module.name, req);
 			res.on('finish', () => {
+				// The module may have changed the method (`_method`) after the entry was made.
+				entry.method = req.method;
 				entry.status = res.statusCode;
 				if (req.principal) entry.principal = req.principal;
 			});

@@ -21,7 +21,7 @@ import type {
 } from './seed';
 import { seedPbx } from './seed';
 import type { PbxEvent, StreamFaults, StreamSettings } from './stream';
-import { PbxStream } from './stream';
+import { DEFAULT_STREAM_SETTINGS, PbxStream } from './stream';
 
 export const PBX_PREFIX = '/api/v1';
 
@@ -109,7 +109,7 @@ export class PbxSandbox implements SandboxModule {
 		for (const timer of this.timers) clearTimeout(timer);
 		this.timers.clear();
 		this.stream.closeAll();
-		this.stream.settings = { ...this.stream.settings, heartbeatMs: 60_000 };
+		this.stream.settings = { ...DEFAULT_STREAM_SETTINGS };
 		this.data = seedPbx();
 		this.settings = { ...DEFAULT_SETTINGS };
 		this.tokens.clear();

@@ -45,6 +45,8 @@ interface Connection {
 	faults: StreamFaults;
 	heartbeat?: NodeJS.Timeout;
 	queue: Promise<void>;
+	/** Settles once the latest write has left for the socket (its write callback ran). */
+	flushed: Promise<void>;
 	closed: boolean;
 }
 
@@ -91,6 +93,7 @@ export class PbxStream {
 			eventsSent: 0,
 			faults: this.pendingFaults,
 			queue: Promise.resolve(),
+			flushed: Promise.resolve(),
 			closed: false,
 		};
 		this.pendingFaults = {};
@@ -113,7 +116,9 @@ export class PbxStream {
 			connection.eventsSent += 1;
 			delivered += 1;
 			if (connection.faults.dropAfter !== undefined && --connection.faults.dropAfter <= 0) {
-				connection.queue = connection.queue.then(() => {
+				// Writes are corked until the next tick: destroying at once would lose the last events.
+				connection.queue = connection.queue.then(async () => {
+					await connection.flushed;
 					connection.res.socket?.destroy();
 				});
 			}
@@ -199,7 +204,7 @@ export class PbxStream {
 		const { chunkDelayMs } = this.settings;
 		if (points.length === 1) {
 			connection.queue = connection.queue.then(() => {
-				if (!connection.closed) connection.res.write(bytes);
+				if (!connection.closed) connection.flushed = this.send(connection, bytes);
 			});
 			return;
 		}
@@ -207,10 +212,16 @@ export class PbxStream {
 			let start = 0;
 			for (const end of points) {
 				if (connection.closed) return;
-				connection.res.write(bytes.subarray(start, end));
+				connection.flushed = this.send(connection, bytes.subarray(start, end));
 				start = end;
 				await new Promise((resolve) => setTimeout(resolve, chunkDelayMs));
 			}
+		});
+	}
+
+	private send(connection: Connection, bytes: Buffer): Promise<void> {
+		return new Promise((resolve) => {
+			connection.res.write(bytes, () => resolve());
 		});
 	}
 }

@@ -18,11 +18,11 @@ afterEach(async () => {
 	for (const response of open.splice(0)) await response.closeFunction?.();
 });
 
-async function waitFor<T>(probe: () => T | undefined, timeoutMs = 5000): Promise<T> {
+async function waitFor<T>(probe: () => T | undefined | false, timeoutMs = 5000): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = probe();
-		if (value !== undefined && value !== false) return value;
+		if (value !== undefined && value !== false) return value as T;
 		if (Date.now() > deadline) throw new Error('timed out waiting');
 		await new Promise((resolve) => setTimeout(resolve, 10));
 	}
