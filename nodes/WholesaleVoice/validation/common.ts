@@ -1,0 +1,134 @@
+import type { ValidationIssue } from '../../shared/operation';
+import { describeValue, isBlank, type Check } from '../../shared/validation';
+
+import { ruleText, type RuleId } from './rules';
+
+/** An issue for a catalogue rule: the rule text always comes from the catalogue. */
+export function violation(ruleId: RuleId, field: string, problem: string): ValidationIssue {
+	return { field, problem, rule: ruleText(ruleId), ruleId };
+}
+
+/**
+ * Re-labels a shared check (`maxLength`, `oneOf`, `e164`…) with a catalogue rule: its problem
+ * text is kept, its generic rule text is replaced so every message quotes the catalogue.
+ */
+export function asRule(ruleId: RuleId, check: Check): Check {
+	return check === undefined ? undefined : violation(ruleId, check.field, check.problem);
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** What a value is, for problems such as "it is an array, not an object". */
+export function kindOf(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'an array';
+	if (typeof value === 'object') return 'an object';
+	if (typeof value === 'string') return 'a string';
+	if (typeof value === 'number') return 'a number';
+	if (typeof value === 'boolean') return 'a boolean';
+	return typeof value;
+}
+
+/** Keys that read well after a dot; anything else is quoted in brackets so the path stays unambiguous. */
+const PLAIN_KEY = /^[A-Za-z0-9_-]+$/;
+
+/** `routing` + `default` -> `routing.default`; a root of '' gives the key alone; indexes become `[n]`. */
+export function childPath(parent: string, key: string | number): string {
+	if (typeof key === 'number') return `${parent}[${key}]`;
+	if (!PLAIN_KEY.test(key)) return `${parent}[${JSON.stringify(key)}]`;
+	return parent === '' ? key : `${parent}.${key}`;
+}
+
+/** Text fields accept strings and numbers (a house number typed as 12); anything else is refused. */
+export function isText(value: unknown): value is string | number {
+	return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+/** A non-text value that is not blank (objects, arrays, booleans) in a field that takes text. */
+export function notText(value: unknown): boolean {
+	return !isBlank(value) && !isText(value);
+}
+
+/**
+ * A whole number given as a JSON number or as a string of digits (n8n expressions often yield
+ * strings); booleans and other types are not numbers even though `Number(true)` is 1.
+ */
+export function wholeNumber(value: unknown): number | undefined {
+	if (typeof value === 'number') return Number.isInteger(value) ? value : undefined;
+	if (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value)) return Number(value);
+	return undefined;
+}
+
+/** An amount such as a maximum cost: a JSON number or a decimal string. */
+export function amount(value: unknown): number | undefined {
+	if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+	if (typeof value === 'string' && /^\s*-?(\d+(\.\d*)?|\.\d+)\s*$/.test(value)) return Number(value);
+	return undefined;
+}
+
+/** A whole-number check with a catalogue rule: blank values are left to the required rules. */
+export function wholeNumberAtLeast(ruleId: RuleId, field: string, value: unknown, min: number): Check {
+	if (isBlank(value)) return undefined;
+	const number = wholeNumber(value);
+	if (number === undefined) return violation(ruleId, field, `${describeValue(value)} is not a whole number`);
+	if (number < min) return violation(ruleId, field, `${number} is less than ${min}`);
+	return undefined;
+}
+
+/**
+ * The UK postcode pattern used here: out-code (A9, A99, A9A, AA9, AA99, AA9A), exactly one
+ * space, in-code (9AA), in capitals. It checks the shape, not that the postcode exists.
+ */
+export const UK_POSTCODE = /^[A-Z]{1,2}[0-9][A-Z0-9]? [0-9][A-Z]{2}$/;
+
+export function ukPostcode(ruleId: RuleId, field: string, value: unknown): Check {
+	if (isBlank(value) || !isText(value)) return undefined;
+	const text = String(value);
+	if (UK_POSTCODE.test(text)) return undefined;
+	// Say what to change: the common mistakes are lower case and a missing or doubled space.
+	const compact = text.toUpperCase().replace(/\s+/g, '');
+	const suggestion = `${compact.slice(0, -3)} ${compact.slice(-3)}`;
+	const hint = UK_POSTCODE.test(suggestion) ? `write it as ${suggestion}` : 'it is not a UK postcode';
+	return violation(ruleId, field, `${describeValue(value)}: ${hint}`);
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** `YYYY-MM-DD` as a UTC timestamp at midnight, or undefined when the text is not a real date. */
+export function parseDate(text: string): number | undefined {
+	const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+	if (!match) return undefined;
+	return realDateTime(Number(match[1]), Number(match[2]), Number(match[3]), 0, 0, 0);
+}
+
+/** `YYYY-MM-DD hh:mm:ss` as a UTC timestamp, or undefined when the text is not a real date and time. */
+export function parseDateTime(text: string): number | undefined {
+	const match = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(text);
+	if (!match) return undefined;
+	const [year, month, day, hour, minute, second] = match.slice(1).map(Number);
+	return realDateTime(year, month, day, hour, minute, second);
+}
+
+/** Date.UTC rolls 2025-02-30 over to March; a round trip shows whether the parts were real. */
+function realDateTime(year: number, month: number, day: number, hour: number, minute: number, second: number): number | undefined {
+	if (hour > 23 || minute > 59 || second > 59) return undefined;
+	const time = Date.UTC(year, month - 1, day, hour, minute, second);
+	const date = new Date(time);
+	return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day ? time : undefined;
+}
+
+/** Midnight UTC of the day `days` before `now`'s UTC day: the earliest moment of a "last N days" window. */
+export function windowStart(now: Date, days: number): number {
+	const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+	return today - days * DAY_MS;
+}
+
+export function startOfUtcDay(now: Date): number {
+	return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+}
+
+export function formatDate(time: number): string {
+	return new Date(time).toISOString().slice(0, 10);
+}
