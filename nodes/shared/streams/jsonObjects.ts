@@ -3,12 +3,20 @@
  * one per line, or with any whitespace or padding between them, cut into chunks at any byte
  * (inside a multi-byte character too). Each complete top-level object is parsed and handed on;
  * a fragment that is not valid JSON is reported and skipped, and the stream goes on.
+ *
+ * It scans bytes, not text: the structural characters of JSON are ASCII and never occur inside
+ * a multi-byte UTF-8 sequence, so a cut anywhere is safe, and each object is decoded on its own
+ * (an object of plain text stays a one-byte string, which JSON.parse reads fastest).
  */
 
 const OPEN = 0x7b; // {
 const CLOSE = 0x7d; // }
 const QUOTE = 0x22; // "
 const BACKSLASH = 0x5c; // \
+const SPACE = 0x20;
+const NEWLINE = 0x0a;
+/** After a line that was not one whole object, lines are not tried again for this many objects. */
+const SPECULATION_PAUSE = 64;
 
 export interface JsonObjectSplitterOptions {
 	onObject: (value: Record<string, unknown>) => void;
@@ -18,105 +26,147 @@ export interface JsonObjectSplitterOptions {
 	maxObjectBytes?: number;
 }
 
+const EMPTY = Buffer.alloc(0);
+
 export class JsonObjectSplitter {
-	private readonly decoder = new TextDecoder('utf-8');
-	private text = '';
-	/** Where scanning resumes in `text`. */
+	/** Bytes not yet consumed: an unfinished object, or text outside objects waiting for the next one. */
+	private bytes: Buffer = EMPTY;
+	/** Where scanning resumes in `bytes`. */
 	private position = 0;
 	/** Start of the object being read, or -1 between objects. */
 	private start = -1;
+	/** Start of text outside objects that is not padding, or -1. */
+	private garbage = -1;
 	private depth = 0;
 	private inString = false;
 	private escaped = false;
-	private readonly maxObjectChars: number;
+	/** Objects to scan byte by byte before trying whole lines again. */
+	private speculationPause = 0;
+	/** The buffered bytes after the scan position hold no line break. */
+	private noLineBreakAhead = false;
+	private readonly maxObjectBytes: number;
 
 	constructor(private readonly options: JsonObjectSplitterOptions) {
-		this.maxObjectChars = options.maxObjectBytes ?? 1024 * 1024;
+		this.maxObjectBytes = options.maxObjectBytes ?? 1024 * 1024;
 	}
 
 	push(chunk: Uint8Array): void {
-		this.text += this.decoder.decode(chunk, { stream: true });
+		const incoming = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+		this.bytes = this.bytes.length === 0 ? incoming : Buffer.concat([this.bytes, incoming]);
+		this.noLineBreakAhead = false;
 		this.scan();
 	}
 
 	/** Text received but not yet part of a complete object. */
 	get pending(): string {
-		return this.start < 0 ? this.text.slice(this.position).trim() : this.text.slice(this.start);
+		return this.bytes.toString('utf8', this.start >= 0 ? this.start : this.position).trim();
 	}
 
 	reset(): void {
-		this.text = '';
+		this.bytes = EMPTY;
 		this.position = 0;
 		this.start = -1;
+		this.garbage = -1;
 		this.depth = 0;
 		this.inString = false;
 		this.escaped = false;
+		this.speculationPause = 0;
 	}
 
 	private scan(): void {
-		const text = this.text;
-		const length = text.length;
+		const bytes = this.bytes;
+		const length = bytes.length;
 		let i = this.position;
-		let garbageFrom = -1;
 		while (i < length) {
 			if (this.start < 0) {
-				// Between objects: skip padding; anything else up to the next `{` is garbage.
-				const next = text.indexOf('{', i);
-				const stop = next < 0 ? length : next;
-				if (garbageFrom < 0) {
-					for (let j = i; j < stop; j++) {
-						const code = text.charCodeAt(j);
-						if (code > 0x20 && code !== 0xfeff) {
-							garbageFrom = j;
-							break;
-						}
+				// Between objects: padding is skipped; anything else up to the next `{` is garbage.
+				const code = bytes[i];
+				if (code === OPEN) {
+					if (this.garbage >= 0) {
+						this.malformed(bytes.toString('utf8', this.garbage, i), 'text outside a JSON object');
+						this.garbage = -1;
 					}
+					const lineEnd = this.wholeLineObject(bytes, i);
+					if (lineEnd > 0) {
+						i = lineEnd;
+						continue;
+					}
+					this.start = i;
+					this.depth = 1;
+				} else if (code > SPACE && this.garbage < 0 && !(code === 0xef && bytes[i + 1] === 0xbb)) {
+					this.garbage = i;
 				}
-				if (next < 0) {
-					// Keep a possible garbage tail only until the next object shows where it ends.
-					i = length;
-					break;
-				}
-				if (garbageFrom >= 0) {
-					this.malformed(text.slice(garbageFrom, next), 'text outside a JSON object');
-					garbageFrom = -1;
-				}
-				this.start = next;
-				this.depth = 0;
-				i = next;
+				i++;
+				continue;
 			}
-			// Inside an object: count braces outside strings.
-			for (; i < length; i++) {
-				const code = text.charCodeAt(i);
-				if (this.inString) {
-					if (this.escaped) this.escaped = false;
-					else if (code === BACKSLASH) this.escaped = true;
-					else if (code === QUOTE) this.inString = false;
-					continue;
-				}
-				if (code === QUOTE) this.inString = true;
-				else if (code === OPEN) this.depth++;
-				else if (code === CLOSE && --this.depth === 0) {
-					this.emit(text.slice(this.start, i + 1));
-					this.start = -1;
-					i++;
-					break;
-				}
-			}
-			if (this.start >= 0 && i - this.start > this.maxObjectChars) {
-				this.malformed(text.slice(this.start, this.start + 200), 'object too large or never closed');
+			const code = bytes[i++];
+			if (this.inString) {
+				if (this.escaped) this.escaped = false;
+				else if (code === BACKSLASH) this.escaped = true;
+				else if (code === QUOTE) this.inString = false;
+			} else if (code === QUOTE) {
+				this.inString = true;
+			} else if (code === OPEN) {
+				this.depth++;
+			} else if (code === CLOSE && --this.depth === 0) {
+				this.emit(bytes.toString('utf8', this.start, i));
+				this.start = -1;
+			} else if (i - this.start > this.maxObjectBytes) {
+				this.malformed(bytes.toString('utf8', this.start, this.start + 200), 'object too large or never closed');
 				i = this.start + 1;
 				this.start = -1;
 				this.inString = false;
 				this.escaped = false;
 			}
 		}
-		// Drop what is consumed; keep an unfinished object or a garbage tail.
-		const keepFrom = this.start >= 0 ? this.start : garbageFrom >= 0 ? garbageFrom : i;
-		this.text = text.slice(keepFrom);
+		if (this.start >= 0 && i - this.start > this.maxObjectBytes) {
+			this.malformed(bytes.toString('utf8', this.start, this.start + 200), 'object too large or never closed');
+			this.bytes = EMPTY;
+			this.position = 0;
+			this.start = -1;
+			this.inString = false;
+			this.escaped = false;
+			return;
+		}
+		// Keep only what is still needed: the unfinished object, or a garbage tail.
+		const keepFrom = this.start >= 0 ? this.start : this.garbage >= 0 ? this.garbage : length;
+		this.bytes = keepFrom >= length ? EMPTY : bytes.subarray(keepFrom);
+		this.position = length - keepFrom;
 		if (this.start >= 0) this.start -= keepFrom;
-		this.position = i - keepFrom;
-		if (garbageFrom >= 0) this.position = 0;
+		if (this.garbage >= 0) this.garbage -= keepFrom;
+	}
+
+	/**
+	 * Most streams put one object on a line. When the line from this `{` ends in `}`, parsing it
+	 * whole is much cheaper than scanning it; JSON.parse accepts it only if it is exactly one
+	 * value, so a line of several objects or a fragment falls back to the scan.
+	 */
+	private wholeLineObject(bytes: Buffer, from: number): number {
+		if (this.speculationPause > 0) {
+			this.speculationPause--;
+			return -1;
+		}
+		if (this.noLineBreakAhead) return -1;
+		const newline = bytes.indexOf(NEWLINE, from);
+		if (newline < 0) {
+			// Nothing more to find until more bytes arrive: a stream without line breaks is not searched again each object.
+			this.noLineBreakAhead = true;
+			return -1;
+		}
+		let last = newline - 1;
+		while (last > from && bytes[last] <= SPACE) last--;
+		if (bytes[last] !== CLOSE) return -1;
+		try {
+			const value: unknown = JSON.parse(bytes.toString('utf8', from, last + 1));
+			if (value && typeof value === 'object' && !Array.isArray(value)) {
+				this.options.onObject(value as Record<string, unknown>);
+				return newline + 1;
+			}
+		} catch {
+			// not exactly one object: scan it byte by byte
+		}
+		this.speculationPause = SPECULATION_PAUSE;
+		return -1;
 	}
 
 	private emit(fragment: string): void {
