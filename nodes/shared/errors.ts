@@ -125,3 +125,9 @@ export function validationError(
 	error.context.issues = issues.map((issue) => ({ ...issue }));
 	return error;
 }
+
+/** An error caught from our own calls, as the n8n error it already is (or wrapped as one). */
+export function asNodeError(node: INode, error: unknown): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(node, error as Error);
+}

@@ -254,8 +254,21 @@ export function contexts(setup: NodeSetup) {
 			new PollContext(workflow, node, additionalData, mode, 'activate'),
 		hook: (webhookData?: IWebhookData, mode: WorkflowExecuteMode = 'trigger') =>
 			new HookContext(workflow, node, additionalData, mode, 'activate', webhookData),
-		webhook: (webhookData: IWebhookData, mode: WorkflowExecuteMode = 'trigger') =>
-			new WebhookContext(workflow, node, additionalData, mode, webhookData, [], null),
+		webhook: (
+			webhookData: IWebhookData,
+			request: Record<string, unknown>,
+			response: Record<string, unknown>,
+			mode: WorkflowExecuteMode = 'trigger',
+		) =>
+			new WebhookContext(
+				workflow,
+				node,
+				{ ...additionalData, httpRequest: request, httpResponse: response } as unknown as IWorkflowExecuteAdditionalData,
+				mode,
+				webhookData,
+				[],
+				null,
+			),
 		loadOptions: () => new LoadOptionsContext(workflow, node, additionalData, 'parameters'),
 	};
 }

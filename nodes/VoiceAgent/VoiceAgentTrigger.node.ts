@@ -1,0 +1,314 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+import type {
+	IDataObject,
+	IHookFunctions,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeApiError, NodeConnectionTypes, NodeOperationError, jsonParse } from 'n8n-workflow';
+
+import { platformApi } from '../shared/apis';
+import { asNodeError } from '../shared/errors';
+import { compact, pairsToObject } from '../shared/params';
+import { createClient } from '../shared/transport';
+import { deliveryItem } from './events';
+import {
+	DEFAULT_TIMEOUT_MS,
+	WEBHOOKS_PATH,
+	findWebhookInScope,
+	scopeLabel,
+	webhookPath,
+	webhookRecord,
+} from './webhooks';
+
+/** The header that carries this trigger's secret; the service sends it verbatim with every delivery. */
+export const DELIVERY_HEADER = 'x-n8n-webhook-secret';
+
+interface Registration {
+	webhookId?: string;
+	secret?: string;
+}
+
+/** Compares two secrets in constant time, whatever their lengths. */
+export function sameSecret(given: unknown, expected: string): boolean {
+	if (typeof given !== 'string' || given === '') return false;
+	const a = createHash('sha256').update(given).digest();
+	const b = createHash('sha256').update(expected).digest();
+	return timingSafeEqual(a, b);
+}
+
+function headerValue(headers: unknown, name: string): string | undefined {
+	for (const [key, value] of Object.entries((headers as IDataObject | undefined) ?? {})) {
+		if (key.toLowerCase() === name) return String(value);
+	}
+	return undefined;
+}
+
+function settings(context: IHookFunctions | IWebhookFunctions) {
+	const event = context.getNodeParameter('event') as string;
+	const agentId = String(context.getNodeParameter('agentId', '') ?? '').trim() || undefined;
+	return { event, agentId };
+}
+
+/** The configured override for "With Values Set Here", checked at activation so a typo fails early. */
+function configOverride(context: IHookFunctions | IWebhookFunctions): IDataObject | undefined {
+	if (context.getNodeParameter('event') !== 'conversation.initiating' || context.getNodeParameter('responseMode', '') !== 'withValues') {
+		return undefined;
+	}
+	const value = context.getNodeParameter('configOverride', '{}');
+	if (typeof value !== 'string') return value as IDataObject;
+	try {
+		return JSON.parse(value || '{}') as IDataObject;
+	} catch {
+		throw new NodeOperationError(context.getNode(), 'Conversation Config Override is not valid JSON', {
+			description: 'Write a JSON object such as {"text_only": true}, or leave it as {}.',
+		});
+	}
+}
+
+export class VoiceAgentTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Voice Agent Trigger',
+		name: 'voiceAgentTrigger',
+		icon: { light: 'file:voiceAgent.svg', dark: 'file:voiceAgent.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["event"]}}',
+		description:
+			'Starts a workflow when the AI voice agent answers a call (inject context before it speaks) or finishes one (transcript and analysis)',
+		defaults: { name: 'Voice Agent Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'platformApiKeyApi', required: true }],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode:
+					'={{$parameter["event"] === "conversation.initiating" && $parameter["responseMode"] === "responseNode" ? "responseNode" : "onReceived"}}',
+				path: 'voice-agent',
+			},
+		],
+		properties: [
+			{
+				displayName: 'Event',
+				name: 'event',
+				type: 'options',
+				default: 'conversation.initiating',
+				options: [
+					{
+						name: 'Conversation Initiating',
+						value: 'conversation.initiating',
+						description: 'A call came in; the caller hears ringing until this workflow answers (or the timeout passes)',
+					},
+					{
+						name: 'Conversation Completed',
+						value: 'conversation.completed',
+						description: 'A call ended: transcript, summary and analysis',
+					},
+				],
+			},
+			{
+				displayName: 'Agent ID',
+				name: 'agentId',
+				type: 'string',
+				default: '',
+				description:
+					"Only this agent's conversations. Leave empty for every conversation on the account. The service allows one webhook per event type and scope.",
+			},
+			{
+				displayName: 'Timeout (Ms)',
+				name: 'timeoutMs',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: DEFAULT_TIMEOUT_MS,
+				displayOptions: { show: { event: ['conversation.initiating'] } },
+				description:
+					'How long the service waits for this workflow to answer before the agent speaks with its defaults. Registered with the webhook.',
+			},
+			{
+				displayName: 'Respond',
+				name: 'responseMode',
+				type: 'options',
+				default: 'immediately',
+				displayOptions: { show: { event: ['conversation.initiating'] } },
+				options: [
+					{
+						name: 'Immediately, Empty',
+						value: 'immediately',
+						description: 'Answer 200 at once; the agent starts with its defaults and the workflow runs alongside',
+					},
+					{
+						name: 'Immediately, With Values Set Here',
+						value: 'withValues',
+						description: 'Answer at once with the dynamic variables and overrides below',
+					},
+					{
+						name: "Using 'Respond to Webhook' Node",
+						value: 'responseNode',
+						description:
+							'The workflow looks things up and answers with a Respond to Webhook node; it must finish within the timeout',
+					},
+				],
+			},
+			{
+				displayName:
+					'Answer with a Respond to Webhook node, body e.g. {"dynamic_variables": {"customer_name": "…"}}. If it takes longer than the timeout, the agent starts with its defaults.',
+				name: 'responseNodeNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { event: ['conversation.initiating'], responseMode: ['responseNode'] } },
+			},
+			{
+				displayName: 'Dynamic Variables',
+				name: 'dynamicVariables',
+				type: 'fixedCollection',
+				typeOptions: { multipleValues: true },
+				default: {},
+				placeholder: 'Add Variable',
+				displayOptions: { show: { event: ['conversation.initiating'], responseMode: ['withValues'] } },
+				description: 'Available in the agent prompt as {{dynamic_variables.NAME}}',
+				options: [
+					{
+						displayName: 'Variable',
+						name: 'pairs',
+						values: [
+							{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+							{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+						],
+					},
+				],
+			},
+			{
+				displayName: 'Conversation Config Override (JSON)',
+				name: 'configOverride',
+				type: 'json',
+				default: '{}',
+				displayOptions: { show: { event: ['conversation.initiating'], responseMode: ['withValues'] } },
+				description: 'Overrides of the agent configuration for this call, e.g. {"text_only": true}',
+			},
+		],
+	};
+
+	webhookMethods = {
+		default: {
+			/** Whether this workflow's webhook is still registered; never deletes or creates anything. */
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				const registration = this.getWorkflowStaticData('node') as Registration;
+				if (!registration.webhookId || !registration.secret) return false;
+				const client = createClient(this, platformApi);
+				const { event, agentId } = settings(this);
+				try {
+					const record = webhookRecord((await client.request({ method: 'GET', path: webhookPath(registration.webhookId) })).body);
+					return (
+						record.url === this.getNodeWebhookUrl('default') &&
+						(record.event_type === undefined || record.event_type === event) &&
+						(record.agent_id ?? undefined) === agentId
+					);
+				} catch (error) {
+					if ((error as NodeApiError).httpCode === '404') {
+						delete registration.webhookId;
+						return false;
+					}
+					throw asNodeError(this.getNode(), error);
+				}
+			},
+
+			async create(this: IHookFunctions): Promise<boolean> {
+				const registration = this.getWorkflowStaticData('node') as Registration;
+				const client = createClient(this, platformApi);
+				const { event, agentId } = settings(this);
+				const url = this.getNodeWebhookUrl('default') as string;
+				const secret = registration.secret ?? randomBytes(32).toString('hex');
+				configOverride(this);
+				const body = compact({
+					event_type: event,
+					url,
+					agent_id: agentId,
+					request_headers: { [DELIVERY_HEADER]: secret },
+					timeout_ms: event === 'conversation.initiating' ? Number(this.getNodeParameter('timeoutMs', DEFAULT_TIMEOUT_MS)) : undefined,
+				});
+				try {
+					const record = webhookRecord((await client.request({ method: 'POST', path: WEBHOOKS_PATH, body })).body);
+					if (!record.id) {
+						throw new NodeOperationError(this.getNode(), 'The service created the webhook but did not return its ID');
+					}
+					registration.webhookId = String(record.id);
+					registration.secret = secret;
+					return true;
+				} catch (error) {
+					if ((error as NodeApiError).httpCode !== '409') throw asNodeError(this.getNode(), error);
+				}
+				// One webhook per event type and scope: adopt it only if it already points here.
+				const existing = await findWebhookInScope(client, event, agentId);
+				const existingSecret = headerValue(existing?.request_headers, DELIVERY_HEADER);
+				if (existing && existing.url === url && existingSecret) {
+					registration.webhookId = String(existing.id);
+					registration.secret = existingSecret;
+					return true;
+				}
+				throw new NodeApiError(this.getNode(), { httpCode: '409' }, {
+					httpCode: '409',
+					message: existing
+						? `A ${event} webhook for ${scopeLabel(agentId)} already exists (ID ${existing.id}) and points at ${existing.url === url ? 'this workflow, but its secret cannot be read back' : existing.url}`
+						: `A ${event} webhook for ${scopeLabel(agentId)} already exists`,
+					description:
+						'The service allows one webhook per event type and scope. If it is this workflow\'s own production or test URL, stop the other one first (deactivate the workflow, or stop listening for test events); otherwise delete it with Voice Agent > Webhook > Delete, or choose an agent scope.',
+				});
+			},
+
+			async delete(this: IHookFunctions): Promise<boolean> {
+				const registration = this.getWorkflowStaticData('node') as Registration;
+				if (registration.webhookId) {
+					const client = createClient(this, platformApi);
+					try {
+						await client.request({ method: 'DELETE', path: webhookPath(registration.webhookId) });
+					} catch (error) {
+						if ((error as NodeApiError).httpCode !== '404') return false;
+					}
+				}
+				delete registration.webhookId;
+				delete registration.secret;
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const registration = this.getWorkflowStaticData('node') as Registration;
+		const response = this.getResponseObject();
+		if (!registration.secret || !sameSecret(headerValue(this.getHeaderData(), DELIVERY_HEADER), registration.secret)) {
+			response.status(401).json({ error: 'unauthorised' });
+			return { noWebhookResponse: true };
+		}
+		const { event } = settings(this);
+		let body = this.getBodyData() as IDataObject;
+		const raw = (this.getRequestObject() as { rawBody?: Buffer }).rawBody;
+		if ((!body || Object.keys(body).length === 0) && raw?.length) body = jsonParse<IDataObject>(raw.toString('utf8'), { fallbackValue: {} });
+		if (body.type !== undefined && body.type !== event) {
+			// Another event type on this URL: acknowledged, no execution.
+			response.status(200).json({});
+			return { noWebhookResponse: true };
+		}
+		const workflowData = [this.helpers.returnJsonArray([deliveryItem(body)])];
+		if (event !== 'conversation.initiating') return { webhookResponse: {}, workflowData };
+
+		const mode = this.getNodeParameter('responseMode', 'immediately') as string;
+		if (mode === 'responseNode') return { workflowData };
+		if (mode === 'withValues') {
+			const dynamicVariables = pairsToObject(this.getNodeParameter('dynamicVariables', {}));
+			const override = configOverride(this);
+			return {
+				webhookResponse: compact({
+					dynamic_variables: Object.keys(dynamicVariables).length ? dynamicVariables : undefined,
+					conversation_config_override: override && Object.keys(override).length ? override : undefined,
+				}),
+				workflowData,
+			};
+		}
+		return { webhookResponse: {}, workflowData };
+	}
+}

@@ -1,0 +1,57 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * Voice agent deliveries as flat items, under the API's own field names: the wrapper's
+ * `type` and `timestamp` (Unix seconds) plus an ISO time, then the `data` fields, with the
+ * completed event's nested metadata, transcript and analysis lifted to the top.
+ */
+interface TranscriptTurn {
+	role?: string;
+	message?: string;
+	time_in_call_secs?: number;
+}
+
+function isoFromUnix(seconds: unknown): string | null {
+	const value = Number(seconds);
+	return seconds === undefined || seconds === null || !Number.isFinite(value) ? null : new Date(value * 1000).toISOString();
+}
+
+export function transcriptText(transcript: unknown): string {
+	if (!Array.isArray(transcript)) return '';
+	return (transcript as TranscriptTurn[])
+		.filter((turn) => turn && typeof turn.message === 'string')
+		.map((turn) => `${turn.role ?? 'unknown'}: ${turn.message}`)
+		.join('\n');
+}
+
+export function deliveryItem(body: IDataObject, receivedAt = new Date()): IDataObject {
+	const data = (body.data && typeof body.data === 'object' ? body.data : {}) as IDataObject;
+	const base: IDataObject = {
+		event_type: body.type ?? null,
+		event_time: isoFromUnix(body.timestamp),
+		timestamp: body.timestamp ?? null,
+		received_at: receivedAt.toISOString(),
+	};
+	if (body.type !== 'conversation.completed') return { ...base, ...data };
+
+	const { metadata, transcript, analysis, ...rest } = data as {
+		metadata?: IDataObject;
+		transcript?: unknown;
+		analysis?: IDataObject;
+	} & IDataObject;
+	return {
+		...base,
+		...rest,
+		conversation_id: data.conversation_id ?? null,
+		agent_id: data.agent_id ?? null,
+		status: data.status ?? null,
+		start_time: isoFromUnix(metadata?.start_time_unix_secs),
+		start_time_unix_secs: metadata?.start_time_unix_secs ?? null,
+		call_duration_secs: metadata?.call_duration_secs ?? null,
+		transcript: Array.isArray(transcript) ? (transcript as IDataObject[]) : [],
+		transcript_text: transcriptText(transcript),
+		transcript_summary: analysis?.transcript_summary ?? null,
+		call_successful: analysis?.call_successful ?? null,
+		data_collection_results: (analysis?.data_collection_results as IDataObject | undefined) ?? {},
+	};
+}

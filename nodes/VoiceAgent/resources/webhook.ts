@@ -1,0 +1,192 @@
+import type { IDataObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { asNodeError } from '../../shared/errors';
+import type { ResourceSpec } from '../../shared/operation';
+import { compact, pairsToObject } from '../../shared/params';
+import { httpUrl, integerInRange, issues, oneOf, required } from '../../shared/validation';
+import {
+	DEFAULT_TIMEOUT_MS,
+	EVENT_TYPES,
+	WEBHOOKS_PATH,
+	findWebhookInScope,
+	scopeLabel,
+	webhookPath,
+	webhookRecord,
+	webhookRecords,
+} from '../webhooks';
+
+const eventTypeField = {
+	displayName: 'Event Type',
+	name: 'eventType',
+	type: 'options' as const,
+	default: 'conversation.initiating',
+	options: [
+		{
+			name: 'Conversation Initiating',
+			value: 'conversation.initiating',
+			description: 'An inbound call before the agent speaks; the receiver may answer with per-call context',
+		},
+		{
+			name: 'Conversation Completed',
+			value: 'conversation.completed',
+			description: 'The call ended; carries the transcript and analysis',
+		},
+	],
+};
+
+const webhookIdField = {
+	displayName: 'Webhook ID',
+	name: 'webhookId',
+	type: 'string' as const,
+	required: true,
+	default: '',
+	description: 'The ID of the webhook, as Create or Get Many returned it',
+};
+
+export const webhook: ResourceSpec = {
+	value: 'webhook',
+	name: 'Webhook',
+	description: 'Where the voice agent service sends conversation events',
+	operations: [
+		{
+			value: 'create',
+			name: 'Create',
+			action: 'Create a webhook',
+			description:
+				'Register a URL for conversation.initiating or conversation.completed events, for the whole account or one agent (one webhook per event type and scope)',
+			fields: [
+				eventTypeField,
+				{
+					displayName: 'URL',
+					name: 'url',
+					type: 'string',
+					required: true,
+					default: '',
+					placeholder: 'https://n8n.example.com/webhook/…',
+					description: 'The endpoint that receives the HTTP POST deliveries',
+				},
+				{
+					displayName: 'Agent ID',
+					name: 'agentId',
+					type: 'string',
+					default: '',
+					description: 'Only this agent\'s conversations. Leave empty for every conversation on the account.',
+				},
+				{
+					displayName: 'Additional Fields',
+					name: 'additionalFields',
+					type: 'collection',
+					placeholder: 'Add Field',
+					default: {},
+					options: [
+						{
+							displayName: 'Request Headers',
+							name: 'requestHeaders',
+							type: 'fixedCollection',
+							typeOptions: { multipleValues: true },
+							default: {},
+							description: 'Sent verbatim with every delivery, e.g. a shared secret the receiver checks',
+							options: [
+								{
+									displayName: 'Header',
+									name: 'pairs',
+									values: [
+										{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+										{ displayName: 'Value', name: 'value', type: 'string', typeOptions: { password: true }, default: '' },
+									],
+								},
+							],
+						},
+						{
+							displayName: 'Timeout (Ms)',
+							name: 'timeoutMs',
+							type: 'number',
+							typeOptions: { minValue: 1 },
+							default: DEFAULT_TIMEOUT_MS,
+							description: 'How long the service waits for the answer to conversation.initiating before the agent speaks with its defaults',
+						},
+					],
+				},
+			],
+			validate: (p) =>
+				issues(
+					oneOf('Event Type', p.eventType, EVENT_TYPES),
+					required('URL', p.url),
+					httpUrl('URL', p.url),
+					integerInRange('Timeout (Ms)', p.additionalFields?.timeoutMs, 1),
+				),
+			// A 409 names neither the webhook nor its scope: look the existing one up so the message can.
+			run: async ({ client, node }, p) => {
+				const agentId = String(p.agentId ?? '').trim() || undefined;
+				const extra = (p.additionalFields ?? {}) as IDataObject;
+				const headers = pairsToObject(extra.requestHeaders);
+				const body = compact({
+					event_type: p.eventType,
+					url: String(p.url).trim(),
+					agent_id: agentId,
+					request_headers: Object.keys(headers).length ? headers : undefined,
+					timeout_ms: extra.timeoutMs === undefined ? undefined : Number(extra.timeoutMs),
+				});
+				try {
+					return webhookRecord((await client.request({ method: 'POST', path: WEBHOOKS_PATH, body })).body);
+				} catch (error) {
+					if ((error as NodeApiError).httpCode !== '409') throw asNodeError(node.getNode(), error);
+					const existing = await findWebhookInScope(client, String(p.eventType), agentId).catch(() => undefined);
+					throw new NodeApiError(node.getNode(), { httpCode: '409' }, {
+						httpCode: '409',
+						message: `A ${p.eventType} webhook already exists for ${scopeLabel(agentId)}${existing ? ` (ID ${existing.id}, URL ${existing.url})` : ''}`,
+						description:
+							'The service allows one webhook per event type and scope. Delete the existing one first (Webhook > Delete), or create this one for a single agent.',
+					});
+				}
+			},
+		},
+		{
+			value: 'delete',
+			name: 'Delete',
+			action: 'Delete a webhook',
+			description: 'Delete a webhook; its events stop at once',
+			fields: [webhookIdField],
+			validate: (p) => issues(required('Webhook ID', p.webhookId)),
+			request: (p) => ({ method: 'DELETE', path: webhookPath(p.webhookId) }),
+			output: (_response, p) => ({ deleted: true, id: String(p.webhookId) }),
+		},
+		{
+			value: 'get',
+			name: 'Get',
+			action: 'Get a webhook',
+			description: 'Get one webhook with its health: whether deliveries succeed or the service marked it failing',
+			fields: [webhookIdField],
+			validate: (p) => issues(required('Webhook ID', p.webhookId)),
+			request: (p) => ({ method: 'GET', path: webhookPath(p.webhookId) }),
+			output: (response) => webhookRecord(response.body),
+		},
+		{
+			value: 'getAll',
+			name: 'Get Many',
+			action: 'Get many webhooks',
+			description: 'List the webhooks of the account, optionally only one agent\'s or one event type\'s',
+			paging: 'client',
+			fields: [
+				{
+					displayName: 'Filters',
+					name: 'filters',
+					type: 'collection',
+					placeholder: 'Add Filter',
+					default: {},
+					options: [
+						{ displayName: 'Agent ID', name: 'agentId', type: 'string', default: '' },
+						{ ...eventTypeField, description: 'Only webhooks of this event type' },
+					],
+				},
+			],
+			request: (p) => ({
+				method: 'GET',
+				path: WEBHOOKS_PATH,
+				qs: compact({ agent_id: p.filters?.agentId, event_type: p.filters?.eventType }),
+			}),
+			output: (response) => webhookRecords(response.body),
+		},
+	],
+};

@@ -1,0 +1,256 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import type { IDataObject, INodeParameters, IWebhookData } from 'n8n-workflow';
+
+import { DELIVERY_HEADER, VoiceAgentTrigger, sameSecret } from '../../../nodes/VoiceAgent/VoiceAgentTrigger.node';
+import type { Sandbox } from '../../../sandbox';
+import { startSandbox } from '../../../sandbox';
+import { contexts } from '../../harness/n8n';
+import { platformCredentials } from '../../harness/platformKit';
+
+let sandbox: Sandbox;
+beforeAll(async () => (sandbox = await startSandbox()));
+afterAll(async () => await sandbox.close());
+beforeEach(() => sandbox.reset());
+
+const WEBHOOK_DATA = { webhookDescription: { name: 'default' } } as unknown as IWebhookData;
+
+/**
+ * One trigger node as n8n would host it: the hook methods for registration, and a small HTTP
+ * server standing in for n8n's webhook endpoint that hands each delivery to the node's webhook().
+ */
+async function host(parameters: INodeParameters, staticData: IDataObject = {}) {
+	const node = new VoiceAgentTrigger();
+	const executions: IDataObject[] = [];
+	let respondLater: ((body: IDataObject) => void) | undefined;
+	const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (c: Buffer) => chunks.push(c));
+		req.on('end', async () => {
+			const rawBody = Buffer.concat(chunks);
+			let status = 200;
+			const response = {
+				status: (code: number) => ((status = code), response),
+				json: (body: unknown) => {
+					res.writeHead(status, { 'content-type': 'application/json' });
+					res.end(JSON.stringify(body));
+				},
+			};
+			const request = { headers: req.headers, body: rawBody.length ? JSON.parse(rawBody.toString()) : {}, rawBody };
+			const result = await node.webhook.call(built.webhook(WEBHOOK_DATA, request, response));
+			if (result.workflowData) executions.push(...result.workflowData[0].map((i) => i.json));
+			if (result.noWebhookResponse) return;
+			if (result.webhookResponse !== undefined) return response.json(result.webhookResponse);
+			// responseNode mode: the workflow answers later through Respond to Webhook.
+			respondLater = (body) => response.json(body);
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook/voice-agent`;
+	const built = contexts({ node, parameters, credentials: platformCredentials(sandbox), staticData });
+	const hook = () => {
+		const context = built.hook(WEBHOOK_DATA);
+		context.getNodeWebhookUrl = () => url;
+		return context;
+	};
+	const methods = node.webhookMethods.default;
+	return {
+		url,
+		executions,
+		staticData: () => built.workflow.getStaticData('node', built.node) as IDataObject,
+		checkExists: async () => await methods.checkExists.call(hook()),
+		create: async () => await methods.create.call(hook()),
+		delete: async () => await methods.delete.call(hook()),
+		respond: (body: IDataObject) => respondLater?.(body),
+		close: async () => {
+			server.closeAllConnections();
+			await new Promise((resolve) => server.close(resolve));
+		},
+	};
+}
+
+/** The hook methods of a fresh node instance at a given URL, as after a restart of n8n. */
+function restartedAt(url: string, parameters: INodeParameters, staticData?: IDataObject) {
+	const built = contexts({ node: new VoiceAgentTrigger(), parameters, credentials: platformCredentials(sandbox), staticData });
+	const context = () => {
+		const hook = built.hook(WEBHOOK_DATA);
+		hook.getNodeWebhookUrl = () => url;
+		return hook;
+	};
+	const methods = new VoiceAgentTrigger().webhookMethods.default;
+	return {
+		staticData: () => built.workflow.getStaticData('node', built.node) as IDataObject,
+		checkExists: async () => await methods.checkExists.call(context()),
+		create: async () => await methods.create.call(context()),
+	};
+}
+
+const initiating = { event: 'conversation.initiating', agentId: '', timeoutMs: 3000, responseMode: 'immediately' };
+const hosts: Array<{ close: () => Promise<void> }> = [];
+afterEach(async () => {
+	for (const h of hosts.splice(0)) await h.close();
+});
+async function hosted(parameters: INodeParameters, staticData?: IDataObject) {
+	const h = await host(parameters, staticData);
+	hosts.push(h);
+	return h;
+}
+
+describe('registration lifecycle', () => {
+	test('create registers one webhook with a random secret header and the timeout; checkExists confirms it', async () => {
+		const trigger = await hosted(initiating);
+		expect(await trigger.checkExists()).toBe(false);
+		expect(await trigger.create()).toBe(true);
+		const [webhook] = sandbox.convai.webhooks;
+		expect(sandbox.convai.webhooks).toHaveLength(1);
+		expect(webhook).toMatchObject({ url: trigger.url, event_type: 'conversation.initiating', agent_id: null, timeout_ms: 3000 });
+		const secret = webhook.request_headers[DELIVERY_HEADER];
+		expect(secret).toMatch(/^[0-9a-f]{64}$/);
+		expect(trigger.staticData()).toEqual({ webhookId: webhook.webhook_id, secret });
+		expect(await trigger.checkExists()).toBe(true);
+	});
+
+	test('a restart with the stored registration creates nothing new', async () => {
+		const first = await hosted(initiating);
+		await first.create();
+		const stored = JSON.parse(JSON.stringify(first.staticData())) as IDataObject;
+		const restarted = restartedAt(first.url, initiating, stored);
+		sandbox.context.log.clear();
+		expect(await restarted.checkExists()).toBe(true);
+		expect(sandbox.convai.webhooks).toHaveLength(1);
+		expect(sandbox.context.log.list().map((r) => r.method)).toEqual(['GET']);
+	});
+
+	test('a webhook deleted behind our back is created again', async () => {
+		const trigger = await hosted(initiating);
+		await trigger.create();
+		sandbox.convai.webhooks = [];
+		expect(await trigger.checkExists()).toBe(false);
+		expect(await trigger.create()).toBe(true);
+		expect(sandbox.convai.webhooks).toHaveLength(1);
+	});
+
+	test('409 for our own URL adopts the existing webhook and its secret', async () => {
+		const first = await hosted(initiating);
+		await first.create();
+		const secret = first.staticData().secret;
+		// Same workflow and URL, registration lost (static data not saved before a crash).
+		const lost = restartedAt(first.url, initiating);
+		expect(await lost.checkExists()).toBe(false);
+		expect(await lost.create()).toBe(true);
+		expect(lost.staticData()).toEqual({ webhookId: sandbox.convai.webhooks[0].webhook_id, secret });
+		expect(sandbox.convai.webhooks).toHaveLength(1);
+	});
+
+	test('409 for another URL refuses activation with a clear message', async () => {
+		const other = await hosted(initiating);
+		await other.create();
+		const mine = await hosted(initiating);
+		await expect(mine.create()).rejects.toThrow(
+			new RegExp(`A conversation.initiating webhook for the whole account already exists \\(ID wh_[0-9a-f]+\\) and points at ${other.url.replace(/[.]/g, '\\.')}`),
+		);
+		expect(sandbox.convai.webhooks).toHaveLength(1);
+	});
+
+	test('deactivation deletes the webhook; a webhook already gone is fine', async () => {
+		const trigger = await hosted({ ...initiating, event: 'conversation.completed', agentId: 'agent_demo_sales' });
+		await trigger.create();
+		expect(sandbox.convai.webhooks[0]).toMatchObject({ agent_id: 'agent_demo_sales', event_type: 'conversation.completed' });
+		expect(await trigger.delete()).toBe(true);
+		expect(sandbox.convai.webhooks).toEqual([]);
+		expect(trigger.staticData()).toEqual({});
+		expect(await trigger.delete()).toBe(true);
+	});
+});
+
+describe('deliveries', () => {
+	test('without the secret, or with a wrong one: 401 and no execution', async () => {
+		const trigger = await hosted(initiating);
+		await trigger.create();
+		const body = JSON.stringify({ type: 'conversation.initiating', timestamp: 1, data: { conversation_id: 'c', agent_id: 'a' } });
+		const none = await fetch(trigger.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+		const wrong = await fetch(trigger.url, { method: 'POST', headers: { 'content-type': 'application/json', [DELIVERY_HEADER]: 'x'.repeat(64) }, body });
+		expect([none.status, wrong.status]).toEqual([401, 401]);
+		expect(trigger.executions).toEqual([]);
+		const right = await fetch(trigger.url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', [DELIVERY_HEADER]: String(trigger.staticData().secret) },
+			body,
+		});
+		expect(right.status).toBe(200);
+		expect(trigger.executions).toHaveLength(1);
+	});
+
+	test('the secret comparison is exact and length-independent', () => {
+		expect(sameSecret('abc', 'abc')).toBe(true);
+		expect(sameSecret('abd', 'abc')).toBe(false);
+		expect(sameSecret('abcd', 'abc')).toBe(false);
+		expect(sameSecret(undefined, 'abc')).toBe(false);
+	});
+
+	test('initiating, answered at once and empty: the service gets 200 {} well within the timeout', async () => {
+		const trigger = await hosted(initiating);
+		await trigger.create();
+		const result = (await sandbox.convai.simulateConversation({ agent_id: 'agent_demo_support', completed: false })) as unknown as {
+			deliveries: Array<{ outcome: string; response: { status: number; body: unknown; elapsedMs: number } }>;
+		};
+		expect(result.deliveries[0]).toMatchObject({ outcome: 'delivered', response: { status: 200, body: {} } });
+		expect(result.deliveries[0].response.elapsedMs).toBeLessThan(1000);
+		expect(trigger.executions[0]).toMatchObject({
+			event_type: 'conversation.initiating',
+			agent_id: 'agent_demo_support',
+			conversation_id: expect.any(String),
+			event_time: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+		});
+	});
+
+	test('initiating with values set in the node: dynamic variables and overrides in the answer', async () => {
+		const trigger = await hosted({
+			...initiating,
+			responseMode: 'withValues',
+			dynamicVariables: { pairs: [{ name: 'customer_name', value: 'Ada' }, { name: 'tier', value: 'gold' }] },
+			configOverride: '{"text_only": false}',
+		});
+		await trigger.create();
+		const result = (await sandbox.convai.simulateConversation({ agent_id: 'agent_demo_support', completed: false })) as unknown as {
+			deliveries: Array<{ response: { body: unknown } }>;
+		};
+		expect(result.deliveries[0].response.body).toEqual({
+			dynamic_variables: { customer_name: 'Ada', tier: 'gold' },
+			conversation_config_override: { text_only: false },
+		});
+	});
+
+	test('initiating answered by the workflow (Respond to Webhook) within the timeout', async () => {
+		const trigger = await hosted({ ...initiating, responseMode: 'responseNode' });
+		await trigger.create();
+		const pending = sandbox.convai.simulateConversation({ agent_id: 'agent_demo_support', completed: false });
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		expect(trigger.executions).toHaveLength(1);
+		trigger.respond({ dynamic_variables: { customer_name: 'Grace' } });
+		const result = (await pending) as unknown as { deliveries: Array<{ response: { body: unknown; timedOut: boolean; elapsedMs: number } }> };
+		expect(result.deliveries[0].response).toMatchObject({ body: { dynamic_variables: { customer_name: 'Grace' } }, timedOut: false });
+		expect(result.deliveries[0].response.elapsedMs).toBeLessThan(3000);
+	});
+
+	test('completed: answered 200 at once, one flat item with transcript, summary and analysis', async () => {
+		const trigger = await hosted({ event: 'conversation.completed', agentId: '' });
+		await trigger.create();
+		await sandbox.convai.simulateConversation({ agent_id: 'agent_demo_support', completedDelayMs: 0, waitForCompleted: true } as never);
+		const item = trigger.executions[0];
+		expect(item).toMatchObject({
+			event_type: 'conversation.completed',
+			agent_id: 'agent_demo_support',
+			status: 'done',
+			call_successful: 'success',
+			transcript_summary: expect.stringMatching(/order 55231/),
+			data_collection_results: { order_number: expect.objectContaining({ value: '55231' }) },
+			start_time: expect.stringMatching(/^\d{4}-/),
+			call_duration_secs: expect.any(Number),
+		});
+		expect(item.transcript).toHaveLength(5);
+		expect(String(item.transcript_text).split('\n')[0]).toMatch(/^agent: Hello/);
+	});
+});
