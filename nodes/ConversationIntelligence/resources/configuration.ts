@@ -1,0 +1,85 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { ResourceSpec } from '../../shared/operation';
+import { segment } from '../../shared/params';
+import { issues, matches, required } from '../../shared/validation';
+import { operatorNameList } from '../events';
+import { INTELLIGENCE_PATH } from '../stream';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The configuration record, unwrapped from `data` or `configuration` when enveloped. */
+function configurationRecord(body: unknown): IDataObject {
+	const record = (body ?? {}) as IDataObject;
+	const inner = (record.configuration ?? record.data) as IDataObject | undefined;
+	return inner && typeof inner === 'object' && !Array.isArray(inner) && 'operators' in inner ? inner : record;
+}
+
+export const configuration: ResourceSpec = {
+	value: 'configuration',
+	name: 'Configuration',
+	description: 'Analysis configurations and the operator versions they pin',
+	operations: [
+		{
+			value: 'upgradeOperators',
+			name: 'Upgrade Operators',
+			action: 'Upgrade the operators of a configuration',
+			description:
+				'Move pinned operator references to their current versions (all, or the ones named); the configuration version goes up',
+			fields: [
+				{
+					displayName: 'Configuration UUID',
+					name: 'configurationId',
+					type: 'string',
+					required: true,
+					default: '',
+					placeholder: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+					description: 'The stable UUID of the configuration',
+				},
+				{
+					displayName: 'Operators to Upgrade',
+					name: 'upgrade',
+					type: 'options',
+					default: 'all',
+					options: [
+						{ name: 'All', value: 'all', description: 'Every operator reference moves to its current version' },
+						{ name: 'Named Operators', value: 'named', description: 'Only the operators named below' },
+					],
+				},
+				{
+					displayName: 'Operator Names',
+					name: 'operators',
+					type: 'string',
+					default: '',
+					required: true,
+					placeholder: 'sentiment, escalation_risk',
+					description: 'Comma-separated operator names',
+					displayOptions: { show: { upgrade: ['named'] } },
+				},
+			],
+			validate: (p) =>
+				issues(
+					required('Configuration UUID', p.configurationId),
+					matches('Configuration UUID', String(p.configurationId ?? '').trim(), UUID, 'a UUID such as 7c9e6679-7425-40de-944b-e07fc1f90ae7'),
+					p.upgrade === 'named' && operatorNameList(p.operators).length === 0
+						? { field: 'Operator Names', problem: 'no operator is named', rule: 'name at least one operator, or choose All' }
+						: undefined,
+				),
+			request: (p) => ({
+				method: 'POST',
+				path: `${INTELLIGENCE_PATH}/configurations/${segment(p.configurationId)}/upgrade-operators`,
+				body: p.upgrade === 'named' ? { all: false, operators: operatorNameList(p.operators) } : { all: true },
+			}),
+			// The answer does not list what moved: named upgrades moved those names; "all" moved every reference now current.
+			output: (response, p) => {
+				const record = configurationRecord(response.body);
+				const operators = (record.operators as IDataObject[] | undefined) ?? [];
+				const requested = p.upgrade === 'named' ? operatorNameList(p.operators) : undefined;
+				const upgraded = operators
+					.filter((op) => (requested ? requested.includes(String(op.name)) : op.current_version === undefined || op.version === op.current_version))
+					.map((op) => ({ name: op.name, version: op.version }));
+				return { ...record, upgraded_operators: upgraded };
+			},
+		},
+	],
+};

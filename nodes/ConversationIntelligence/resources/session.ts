@@ -1,0 +1,103 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { ResourceSpec } from '../../shared/operation';
+import { integerInRange, issues, required } from '../../shared/validation';
+import { filtersFrom, sessionEventItem, sessionEventMatches, sessionFilterFields } from '../events';
+import { SessionEventStream } from '../sessionStream';
+import { sessionPath, sessionStreamAccess, streamToken } from '../stream';
+
+const sessionIdField = {
+	displayName: 'Session ID',
+	name: 'sessionId',
+	type: 'string' as const,
+	required: true,
+	default: '',
+	description: 'The conversation intelligence session (one analysed call)',
+};
+
+export const session: ResourceSpec = {
+	value: 'session',
+	name: 'Session',
+	description: 'Live analysis of one call',
+	operations: [
+		{
+			value: 'getStreamToken',
+			name: 'Get Stream Token',
+			action: 'Get a stream token for a session',
+			description: 'Get a short-lived token that opens the session\'s event stream, e.g. for a browser EventSource',
+			fields: [sessionIdField],
+			validate: (p) => issues(required('Session ID', p.sessionId)),
+			request: (p) => ({ method: 'GET', path: sessionPath(p.sessionId, '/stream-token') }),
+			output: (response, p) => ({ session_id: String(p.sessionId), ...(response.body as IDataObject), token: streamToken(response.body) ?? null }),
+		},
+		{
+			value: 'watchEvents',
+			name: 'Watch Events',
+			action: 'Watch the events of a session',
+			description:
+				'Listen to a session\'s live events and return them as items, until the session ends, a number of events, or a time limit',
+			fields: [
+				sessionIdField,
+				...sessionFilterFields,
+				{
+					displayName: 'Max Events',
+					name: 'maxEvents',
+					type: 'number',
+					typeOptions: { minValue: 1 },
+					default: 50,
+					description: 'Stop after this many matching events',
+				},
+				{
+					displayName: 'Time Limit (Seconds)',
+					name: 'timeLimitSeconds',
+					type: 'number',
+					typeOptions: { minValue: 1 },
+					default: 60,
+					description: 'Stop after this long, with whatever arrived',
+				},
+				{
+					displayName: 'Resume After Event ID',
+					name: 'lastEventId',
+					type: 'string',
+					default: '',
+					description: 'Only events after this one (an event_id from an earlier run); from the start of the session when empty',
+				},
+			],
+			validate: (p) =>
+				issues(required('Session ID', p.sessionId), integerInRange('Max Events', p.maxEvents, 1), integerInRange('Time Limit (Seconds)', p.timeLimitSeconds, 1)),
+			// A stream, not a request: events are collected until one of the stop conditions.
+			run: async ({ node, itemIndex }, p) => {
+				const filters = filtersFrom(p);
+				const access = await sessionStreamAccess(node, String(p.sessionId).trim());
+				const items: IDataObject[] = [];
+				let failure: Error | undefined;
+				let finished: () => void = () => {};
+				const done = new Promise<void>((resolve) => (finished = resolve));
+				const stream = new SessionEventStream({
+					node: node.getNode(),
+					...access,
+					lastEventId: String(p.lastEventId ?? '').trim() || undefined,
+					heartbeatWindowMs: 90_000,
+					onEvent: (event, id) => {
+						if (!sessionEventMatches(event, filters)) return;
+						items.push(sessionEventItem(event, id));
+						if (items.length >= Number(p.maxEvents)) finished();
+					},
+					onEnded: () => finished(),
+					onPermanentFailure: (error) => {
+						failure = error;
+						finished();
+					},
+				});
+				const timer = setTimeout(() => finished(), Number(p.timeLimitSeconds) * 1000);
+				stream.start();
+				await done;
+				clearTimeout(timer);
+				await stream.stop();
+				if (failure && items.length === 0) throw failure;
+				node.logger.debug(`Watch Events (item ${itemIndex}): ${items.length} events from ${stream.connections} connection(s)`);
+				return items;
+			},
+		},
+	],
+};

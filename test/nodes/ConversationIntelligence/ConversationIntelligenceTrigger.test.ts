@@ -1,0 +1,187 @@
+import type { IDataObject, INodeExecutionData, INodeParameters, ITriggerResponse } from 'n8n-workflow';
+
+import { ConversationIntelligenceTrigger } from '../../../nodes/ConversationIntelligence/ConversationIntelligenceTrigger.node';
+import type { Sandbox } from '../../../sandbox';
+import { startSandbox } from '../../../sandbox';
+import { contexts } from '../../harness/n8n';
+import { platformCredentials } from '../../harness/platformKit';
+
+let sandbox: Sandbox;
+beforeAll(async () => (sandbox = await startSandbox()));
+afterAll(async () => await sandbox.close());
+beforeEach(() => sandbox.reset());
+
+const open: ITriggerResponse[] = [];
+afterEach(async () => {
+	for (const response of open.splice(0)) await response.closeFunction?.();
+});
+
+async function waitFor<T>(probe: () => T | undefined | false, timeoutMs = 8000): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = probe();
+		if (value !== undefined && value !== false) return value as T;
+		if (Date.now() > deadline) throw new Error('timed out waiting');
+		await new Promise((resolve) => setTimeout(resolve, 10));
+	}
+}
+
+async function admin(path: string, body: unknown) {
+	const response = await fetch(`${sandbox.url}/_sandbox/intelligence${path}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(body),
+	});
+	return (await response.json()) as IDataObject;
+}
+
+const ALL = ['session_started', 'operator_result', 'operator_error', 'transcript_utterance', 'session_ended'];
+
+async function startTrigger(parameters: INodeParameters, options: { label?: string; mode?: 'trigger' | 'manual'; staticData?: IDataObject } = {}) {
+	const emitted: IDataObject[] = [];
+	const errors: Error[] = [];
+	const built = contexts({
+		node: new ConversationIntelligenceTrigger(),
+		parameters: { eventTypes: ALL, operatorNames: '', includeInterim: false, ...parameters },
+		credentials: platformCredentials(sandbox, options.label),
+		staticData: options.staticData,
+	});
+	const context = built.trigger(
+		(data: INodeExecutionData[][]) => emitted.push(...data[0].map((i) => i.json)),
+		(error) => errors.push(error),
+		options.mode,
+	);
+	jest.spyOn(context.logger, 'info').mockImplementation(() => undefined);
+	jest.spyOn(context.logger, 'warn').mockImplementation(() => undefined);
+	const response = await new ConversationIntelligenceTrigger().trigger.call(context);
+	open.push(response);
+	return { emitted, errors, response, staticData: () => built.workflow.getStaticData('node', built.node) as IDataObject };
+}
+
+const tokenRequests = () => sandbox.context.log.list({ pathPrefix: '/intelligence/v1/sessions/sess_demo_transcript/stream-token' });
+const eventRequests = () => sandbox.context.log.list({ pathPrefix: '/intelligence/v1/sessions/sess_demo_transcript/events' });
+const streams = () => (sandbox.intelligence as unknown as { hub: { list(): IDataObject[] } }).hub.list();
+
+test('events of a live session become flat items; the stream closes at session_ended and stays closed', async () => {
+	const { emitted } = await startTrigger({ sessionId: 'sess_demo_transcript' });
+	await waitFor(() => streams().length === 1);
+	await admin('/sessions/sess_demo_transcript/script', { preset: 'demo', intervalMs: 2, wait: true });
+	await waitFor(() => emitted.at(-1)?.event_type === 'session_ended');
+	await waitFor(() => streams().length === 0);
+	await new Promise((resolve) => setTimeout(resolve, 300));
+	expect(eventRequests()).toHaveLength(1);
+	expect(emitted[0].event_type).toBe('session_started');
+	expect(emitted.filter((e) => e.event_type === 'transcript_utterance').every((e) => e.is_final)).toBe(true);
+	const ids = emitted.map((e) => e.event_id);
+	expect(new Set(ids).size).toBe(ids.length);
+});
+
+test('filters: event types, operator names, interim transcripts', async () => {
+	const { emitted } = await startTrigger({
+		sessionId: 'sess_demo_transcript',
+		eventTypes: ['operator_result', 'transcript_utterance'],
+		operatorNames: 'sentiment',
+		includeInterim: true,
+	});
+	await waitFor(() => streams().length === 1);
+	await admin('/sessions/sess_demo_transcript/script', { preset: 'demo', intervalMs: 2, wait: true });
+	await waitFor(() => streams().length === 0);
+	const results = emitted.filter((e) => e.event_type === 'operator_result');
+	expect(results.length).toBeGreaterThan(0);
+	expect(results.every((e) => e.operator_name === 'sentiment')).toBe(true);
+	expect(emitted.some((e) => e.event_type === 'transcript_utterance' && e.is_final === false)).toBe(true);
+	expect(emitted.some((e) => e.event_type === 'session_ended')).toBe(false);
+});
+
+test('a dropped stream resumes with Last-Event-ID and a fresh token: nothing lost, nothing twice', async () => {
+	const { emitted } = await startTrigger({ sessionId: 'sess_demo_transcript', eventTypes: ['operator_result', 'session_ended'] });
+	await waitFor(() => streams().length === 1);
+	await admin('/sessions/sess_demo_transcript/faults', { dropAfter: 25 });
+	await admin('/sessions/sess_demo_transcript/script', { generate: 200, intervalMs: 1, wait: true });
+	await waitFor(() => emitted.at(-1)?.event_type === 'session_ended', 15000);
+	const results = emitted.filter((e) => e.event_type === 'operator_result');
+	expect(results).toHaveLength(200);
+	expect(new Set(results.map((e) => e.event_id)).size).toBe(200);
+	expect(eventRequests().length).toBeGreaterThanOrEqual(2);
+	expect(eventRequests()[1].headers['last-event-id']).toEqual(expect.any(String));
+	const tokens = eventRequests().map((r) => r.query.token);
+	expect(new Set(tokens).size).toBe(tokens.length);
+	expect(tokenRequests()).toHaveLength(eventRequests().length);
+});
+
+test('an expired token is replaced on reconnect', async () => {
+	await admin('/settings', { tokenLifetimeSeconds: 1 });
+	const { emitted } = await startTrigger({ sessionId: 'sess_demo_transcript', eventTypes: ['operator_result'] });
+	await waitFor(() => streams().length === 1);
+	await new Promise((resolve) => setTimeout(resolve, 1200));
+	await admin('/sessions/sess_demo_transcript/faults', { dropAfter: 1 });
+	await admin('/sessions/sess_demo_transcript/script', { generate: 5, intervalMs: 20, wait: true });
+	await waitFor(() => emitted.length === 5, 10000);
+	// The first connection was dropped (no status logged); no connection was refused for its token.
+	expect(eventRequests().some((r) => r.status === 401)).toBe(false);
+	expect(eventRequests()[1]).toMatchObject({ status: 200, headers: { 'last-event-id': expect.any(String) } });
+	expect(tokenRequests().length).toBeGreaterThanOrEqual(2);
+});
+
+test('a stalled stream is replaced after the heartbeat window', async () => {
+	await admin('/settings', { heartbeatMs: 100 });
+	const { emitted } = await startTrigger({ sessionId: 'sess_demo_transcript', eventTypes: ['operator_result'], options: { heartbeatTimeoutSeconds: 0.6 } });
+	await waitFor(() => streams().length === 1);
+	await admin('/sessions/sess_demo_transcript/faults', { stall: true });
+	await waitFor(() => eventRequests().length === 2, 5000);
+	await admin('/sessions/sess_demo_transcript/script', { generate: 3, intervalMs: 5, wait: true });
+	await waitFor(() => emitted.length === 3);
+});
+
+test('named events (event: lines) and a malformed data line', async () => {
+	await admin('/settings', { namedEvents: true });
+	const { emitted } = await startTrigger({ sessionId: 'sess_demo_transcript', eventTypes: ['operator_result'] });
+	await waitFor(() => streams().length === 1);
+	await admin('/sessions/sess_demo_transcript/faults', { malformed: true });
+	await admin('/sessions/sess_demo_transcript/script', { generate: 4, intervalMs: 5, wait: true });
+	await waitFor(() => emitted.length === 4);
+});
+
+test('a revoked key stops the trigger through emitError', async () => {
+	const { errors } = await startTrigger({ sessionId: 'sess_demo_transcript' }, { label: 'revoked' });
+	await waitFor(() => errors.length === 1);
+	expect(errors[0].message).toMatch(/\(401\)/);
+	expect(eventRequests()).toHaveLength(0);
+});
+
+test('an unknown session stops the trigger through emitError', async () => {
+	const { errors } = await startTrigger({ sessionId: 'sess_nope' });
+	await waitFor(() => errors.length === 1);
+	expect(errors[0].message).toMatch(/\(404\)/);
+});
+
+test('a restart resumes after the last event it emitted', async () => {
+	const first = await startTrigger({ sessionId: 'sess_demo_transcript', eventTypes: ['operator_result'] });
+	await waitFor(() => streams().length === 1);
+	await admin('/sessions/sess_demo_transcript/script', { events: Array.from({ length: 5 }, () => ({ event_type: 'operator_result' })), intervalMs: 1, wait: true });
+	await waitFor(() => first.emitted.length === 5);
+	await first.response.closeFunction?.();
+	const saved = JSON.parse(JSON.stringify(first.staticData())) as IDataObject;
+	expect(saved.lastEventId).toBe(first.emitted[4].event_id);
+	await admin('/sessions/sess_demo_transcript/script', { events: Array.from({ length: 3 }, () => ({ event_type: 'operator_result' })), intervalMs: 1, wait: true });
+	const second = await startTrigger({ sessionId: 'sess_demo_transcript', eventTypes: ['operator_result'] }, { staticData: saved });
+	await waitFor(() => second.emitted.length === 3);
+	await new Promise((resolve) => setTimeout(resolve, 200));
+	expect(second.emitted).toHaveLength(3);
+	expect(second.emitted.map((e) => e.event_id)).not.toContain(first.emitted[4].event_id);
+});
+
+test('closing ends the stream', async () => {
+	const { response } = await startTrigger({ sessionId: 'sess_demo_transcript' });
+	await waitFor(() => streams().length === 1);
+	await response.closeFunction?.();
+	await waitFor(() => streams().length === 0);
+});
+
+test('a test run emits one event and closes', async () => {
+	const { emitted } = await startTrigger({ sessionId: 'sess_demo_transcript', eventTypes: ['operator_result'] }, { mode: 'manual' });
+	await waitFor(() => streams().length === 1);
+	await admin('/sessions/sess_demo_transcript/script', { generate: 3, intervalMs: 1, wait: true });
+	await waitFor(() => streams().length === 0);
+	expect(emitted).toHaveLength(1);
+});
