@@ -24,7 +24,11 @@ function standardFailure(
 	};
 	const first =
 		headline[failure.status] ??
-		(failure.status >= 500 ? `The ${label} had a server error` : `The ${label} refused ${where}`);
+		(failure.status >= 500
+			? `The ${label} had a server error`
+			: failure.status < 300
+				? `The ${label} refused the request`
+				: `The ${label} refused ${where}`);
 	return {
 		message: `${first} (${failure.status})${text ? `: ${text}` : ''}`,
 		description: hints[failure.status] ?? `Request: ${where}`,
@@ -64,6 +68,8 @@ export const wholesaleVoiceApi: ApiDefinition = {
 	checkCredentials: (c) => accountIdProblem(c.accountId),
 	pathVariables: (c: ICredentialDataDecryptedObject) => ({ ACCOUNT: String(c.accountId).trim() }),
 	isRetryable: (failure) => E911_RETRYABLE.has(e911Error(failure)?.code ?? ''),
+	// Some failures come with a 200 status: `{success: false, errors: [...]}`.
+	failedBody: (body) => body !== null && typeof body === 'object' && (body as { success?: unknown }).success === false,
 	describeFailure: (failure) => {
 		const e911 = e911Error(failure);
 		if (e911) {

@@ -78,7 +78,7 @@ async function runOperation(
 ): Promise<OutputItem[]> {
 	if (spec.run) return asList(await spec.run(context, params));
 	if (!spec.request) throw new NodeOperationError(context.node.getNode(), `Operation ${spec.value} has no request`);
-	const request = spec.request(params, await context.client.environment());
+	const request = spec.request(params, context.environment);
 	if (spec.paging) return await context.list(request, listLimit(params));
 	const response = await context.client.request(request);
 	return spec.output ? asList(spec.output(response, params)) : defaultOutput(response.body);
@@ -130,12 +130,14 @@ export async function executeOperations(
 				});
 			}
 			const params = readParams(this, operationFields(spec), itemIndex);
-			const issues = spec.validate?.(params) ?? [];
+			const client = createClient(this, api, { itemIndex });
+			const environment = await client.environment();
+			const issues = spec.validate?.(params, environment) ?? [];
 			if (issues.length) throw validationError(this.getNode(), issues, itemIndex);
 
-			const client = createClient(this, api, { itemIndex });
 			const context: OperationContext = {
 				client,
+				environment,
 				node: this,
 				itemIndex,
 				sleep: async (ms) => await sleep(ms),

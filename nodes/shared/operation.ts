@@ -40,9 +40,11 @@ export interface ApiClient {
 	environment(): Promise<RequestEnvironment>;
 }
 
-/** What a request builder may know besides the parameters: the API's own addresses. */
+/** What a request builder may know besides the parameters: the API's own addresses and path variables. */
 export interface RequestEnvironment {
 	absoluteUrl(path: string): string;
+	/** Values filled into paths, such as the wholesale `ACCOUNT`. */
+	variables: Record<string, string>;
 }
 
 /** A problem with one parameter, found before anything is sent. */
@@ -80,6 +82,7 @@ export type Paging = 'pbx' | 'offset' | 'client';
 /** Everything a multi-call operation may use, inside the executor's loop and error handling. */
 export interface OperationContext {
 	client: ApiClient;
+	environment: RequestEnvironment;
 	node: IExecuteFunctions;
 	itemIndex: number;
 	sleep(ms: number): Promise<void>;
@@ -101,7 +104,7 @@ export interface OperationSpec {
 	/** Set for list operations: adds Return All / Limit and pages as named. */
 	paging?: Paging;
 	/** Checks parameters before anything is sent. Pure. */
-	validate?: (params: Params) => ValidationIssue[];
+	validate?: (params: Params, environment: RequestEnvironment) => ValidationIssue[];
 	/** Builds the one request of a single-call operation. Pure. */
 	request?: (params: Params, environment: RequestEnvironment) => ApiRequest;
 	/** Turns the response into items. Default: a list becomes one item per element, an object one item. */

@@ -47,6 +47,8 @@ export interface ApiDefinition {
 	describeFailure(failure: FailedResponse): ApiFailure;
 	/** Failures other than 429 that are worth a bounded retry (e911 upstream codes). */
 	isRetryable?(failure: FailedResponse): boolean;
+	/** A 2xx answer whose body says it failed (`{success: false, errors: [...]}`). */
+	failedBody?(body: unknown): boolean;
 }
 
 export interface ClientOptions {
@@ -246,7 +248,7 @@ export function createClient(
 						{ message: redact(decoded.problem, forms), itemIndex: options.itemIndex },
 					);
 				}
-				return { status, headers: responseHeaders, body: decoded.body as T };
+				if (!api.failedBody?.(decoded.body)) return { status, headers: responseHeaders, body: decoded.body as T };
 			}
 
 			const text = buffer.toString('utf8');
@@ -297,7 +299,7 @@ export function createClient(
 		const credentials = await credentialsPromise;
 		const base = baseUrlOf(credentials);
 		const variables = api.pathVariables?.(credentials) ?? {};
-		return { absoluteUrl: (path) => joinUrl(base, fillPath(path, variables)) };
+		return { absoluteUrl: (path) => joinUrl(base, fillPath(path, variables)), variables };
 	}
 
 	return { request, environment };

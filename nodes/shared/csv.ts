@@ -1,0 +1,57 @@
+/**
+ * RFC 4180 CSV: fields separated by commas, quoted fields may hold commas, quotes (doubled)
+ * and line breaks; CRLF or LF line ends. Returns rows of fields; a trailing empty line is dropped.
+ */
+export function parseCsv(text: string): string[][] {
+	const rows: string[][] = [];
+	let row: string[] = [];
+	let field = '';
+	let quoted = false;
+	let i = 0;
+	while (i < text.length) {
+		const char = text[i];
+		if (quoted) {
+			if (char === '"') {
+				if (text[i + 1] === '"') {
+					field += '"';
+					i += 2;
+					continue;
+				}
+				quoted = false;
+			} else {
+				field += char;
+			}
+			i++;
+			continue;
+		}
+		if (char === '"' && field === '') {
+			quoted = true;
+		} else if (char === ',') {
+			row.push(field);
+			field = '';
+		} else if (char === '\n' || char === '\r') {
+			row.push(field);
+			rows.push(row);
+			row = [];
+			field = '';
+			if (char === '\r' && text[i + 1] === '\n') i++;
+		} else {
+			field += char;
+		}
+		i++;
+	}
+	if (field !== '' || row.length > 0) {
+		row.push(field);
+		rows.push(row);
+	}
+	return rows;
+}
+
+/** Rows as objects keyed by the header row. */
+export function csvRecords(rows: string[][]): Array<Record<string, string>> {
+	const [header, ...body] = rows;
+	if (!header) return [];
+	return body
+		.filter((row) => row.some((cell) => cell !== ''))
+		.map((row) => Object.fromEntries(header.map((name, index) => [name.trim(), row[index] ?? ''])));
+}
