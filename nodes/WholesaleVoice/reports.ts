@@ -1,0 +1,158 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { binaryPropertyField } from '../shared/describe';
+import { parseCsv, csvRecords } from '../shared/csv';
+import type { ApiClient, OperationContext, OutputItem, Params } from '../shared/operation';
+import { FileOutput } from '../shared/operation';
+import { recordsOf } from '../shared/pagination';
+
+/**
+ * Asynchronous reports: a POST returns a handle; the file is fetched from `/v3/files` exactly
+ * once (204 while running, 404 once collected or five minutes after it is ready). "Wait for the
+ * Result" requests, polls with capped backoff, collects once and returns the rows; the one
+ * retrieval is never lost: if the rows cannot be read, the raw file is the output.
+ */
+
+export const REPORT_RETENTION_SECONDS = 300;
+/** Poll delays: 1 s, growing by half each time, never more than 5 s apart once the wait is long. */
+export const POLL_FIRST_MS = 1000;
+export const POLL_GROWTH = 1.5;
+export const POLL_MAX_MS = 5000;
+
+export function pollDelay(attempt: number): number {
+	return Math.min(POLL_MAX_MS, Math.round(POLL_FIRST_MS * POLL_GROWTH ** attempt));
+}
+
+export const reportFields: INodeProperties[] = [
+	{
+		displayName: 'Wait for the Result',
+		name: 'waitForResult',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to wait until the report is ready, collect it (it can be fetched only once) and output its rows. Off: output the handle, for Report > Get File or the trigger\'s report-ready event.',
+	},
+	{
+		displayName: 'Max Wait (Seconds)',
+		name: 'maxWaitSeconds',
+		type: 'number',
+		typeOptions: { minValue: 5, maxValue: REPORT_RETENTION_SECONDS - 10 },
+		default: 240,
+		displayOptions: { show: { waitForResult: [true] } },
+		description: 'Give up waiting after this long; the report stays collectable for five minutes after it is ready',
+	},
+	{
+		displayName: 'Include Raw File',
+		name: 'includeRawFile',
+		type: 'boolean',
+		default: false,
+		displayOptions: { show: { waitForResult: [true] } },
+		description: 'Whether to also output the report file as binary data (on the first item)',
+	},
+	{ ...binaryPropertyField, displayOptions: { show: { waitForResult: [true], includeRawFile: [true] } } },
+	{
+		displayName: 'Callback URL',
+		name: 'callback',
+		type: 'string',
+		default: '',
+		placeholder: 'https://n8n.example.com/webhook/…',
+		description: 'Optional: the platform POSTs here when the report is ready (the Wholesale Voice Trigger receives it)',
+	},
+];
+
+export function filePath(hash: unknown): string {
+	return `/v3/files/{ACCOUNT}/${encodeURIComponent(String(hash))}`;
+}
+
+function handleOf(body: unknown): IDataObject {
+	const record = (body ?? {}) as IDataObject;
+	return (record.data && typeof record.data === 'object' && !Array.isArray(record.data) ? record.data : record) as IDataObject;
+}
+
+/** Rows of a report file: JSON (an array, or inside `data`/`items`/`rows`) or CSV. JSON.parse throws on a broken file. */
+export function reportRows(content: Buffer, contentType: string): IDataObject[] {
+	const text = content.toString('utf8');
+	if (/csv/i.test(contentType)) return csvRecords(parseCsv(text));
+	const parsed = JSON.parse(text) as unknown;
+	if (Array.isArray(parsed)) return parsed as IDataObject[];
+	const records = recordsOf(parsed);
+	if (records.length) return records;
+	for (const key of ['rows', 'cdrs', 'records']) {
+		const value = (parsed as IDataObject)[key];
+		if (Array.isArray(value)) return value as IDataObject[];
+	}
+	return [parsed as IDataObject];
+}
+
+export function goneError(context: OperationContext, hash: string): NodeApiError {
+	return new NodeApiError(context.node.getNode(), { httpCode: '404' }, {
+		httpCode: '404',
+		itemIndex: context.itemIndex,
+		message: `Report file ${hash} is gone: it was already collected (a file can be fetched once, by another run or the report-ready trigger) or it expired (files are kept five minutes after they are ready)`,
+		description: 'Request the report again; an identical request for a report already collected runs it anew.',
+	});
+}
+
+/** Fetches a report file once it is ready. 204 means not yet; 404 means gone. */
+export async function fetchReportFile(
+	client: ApiClient,
+	hash: string,
+): Promise<{ ready: false } | { ready: true; content: Buffer; contentType: string } | { gone: true }> {
+	const response = await client.request<Buffer>({ method: 'GET', path: filePath(hash), okStatuses: [204, 404], responseType: 'binary', accept: '*/*' });
+	if (response.status === 404) return { gone: true };
+	if (response.status === 204) return { ready: false };
+	return { ready: true, content: response.body, contentType: response.headers['content-type'] ?? '' };
+}
+
+/** The file as items: rows, the raw file on the first when asked, or the raw file alone when rows cannot be read. */
+export function reportOutput(hash: string, content: Buffer, contentType: string, params: Params): OutputItem[] {
+	const fileName = `report-${hash}.${/csv/i.test(contentType) ? 'csv' : 'json'}`;
+	const mimeType = contentType.split(';')[0].trim() || 'application/json';
+	let rows: IDataObject[];
+	try {
+		rows = reportRows(content, contentType);
+	} catch (error) {
+		return [
+			new FileOutput(
+				{ hash, collected: true, rows: null, parseError: `The report was collected but its rows could not be read: ${(error as Error).message}. The raw file is attached.`, fileName, fileSize: content.length },
+				content,
+				fileName,
+				mimeType,
+			),
+		];
+	}
+	if (!params.includeRawFile) return rows;
+	const [first, ...rest] = rows.length ? rows : [{ hash, rows: 0 }];
+	return [new FileOutput(first, content, fileName, mimeType), ...rest];
+}
+
+/** Request, wait and collect: the body of every report operation. */
+export async function runReport(context: OperationContext, params: Params, path: string, body: IDataObject): Promise<OutputItem[]> {
+	const callback = String(params.callback ?? '').trim();
+	const requestBody = callback ? { ...body, callback } : body;
+	const response = await context.client.request({ method: 'POST', path, body: Object.keys(requestBody).length ? requestBody : undefined });
+	const handle = handleOf(response.body);
+	const hash = String(handle.hash ?? '');
+	if (!params.waitForResult) return [handle];
+	if (!/^[0-9a-f]{32}$/i.test(hash)) {
+		throw new NodeOperationError(context.node.getNode(), 'The report request answered without a report hash', {
+			itemIndex: context.itemIndex,
+			description: JSON.stringify(handle).slice(0, 500),
+		});
+	}
+	const deadline = Date.now() + Number(params.maxWaitSeconds ?? 240) * 1000;
+	for (let attempt = 0; ; attempt++) {
+		const file = await fetchReportFile(context.client, hash);
+		if ('gone' in file) throw goneError(context, hash);
+		if (file.ready) return reportOutput(hash, file.content, file.contentType, params);
+		const delay = pollDelay(attempt);
+		if (Date.now() + delay > deadline) {
+			throw new NodeOperationError(context.node.getNode(), `Report ${hash} was not ready within ${params.maxWaitSeconds} s`, {
+				itemIndex: context.itemIndex,
+				description: `It is still running and stays collectable for five minutes once ready: use Report > Get File with hash ${hash}, or raise Max Wait.`,
+			});
+		}
+		await context.sleep(delay);
+	}
+}

@@ -1,0 +1,204 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import type { Params, ResourceSpec } from '../../shared/operation';
+import { compact } from '../../shared/params';
+import { NUMBERS_PATH, asDisplayed, e164Digits, numberField, numberIssue, numberPath, unwrap, wholesaleItems } from '../fields';
+import { normaliseE911Address, validateE911Address, validateUk999, validateUsNumber } from '../validation';
+import { E911_MAX_LENGTHS, UK999_MAX_LENGTHS } from '../validation/rules';
+
+/** A text field of an address, with its maximum length in the description. */
+function addressField(name: string, displayName: string, max: number, description: string, required = false): INodeProperties {
+	return { displayName, name, type: 'string', default: '', required, description: `${description} (at most ${max} characters)` };
+}
+
+// ---- UK 999 -------------------------------------------------------------------------------
+
+const UK999_LABELS: Record<string, string> = {
+	title: 'Title',
+	forename: 'Forename',
+	name: 'Name',
+	bussuffix: 'Business Suffix',
+	premises: 'Premises',
+	thoroughfare: 'Thoroughfare',
+	locality: 'Locality',
+	postcode: 'Postcode',
+};
+
+const individual = { show: { endUser: ['individual'] } };
+const business = { show: { endUser: ['business'] } };
+
+const uk999Fields: INodeProperties[] = [
+	{
+		displayName: 'End User',
+		name: 'endUser',
+		type: 'options',
+		default: 'individual',
+		options: [
+			{ name: 'Individual', value: 'individual' },
+			{ name: 'Business', value: 'business' },
+		],
+	},
+	{ ...addressField('title', 'Title', UK999_MAX_LENGTHS.title, 'e.g. Mrs'), displayOptions: individual },
+	{ ...addressField('forename', 'Forename', UK999_MAX_LENGTHS.forename, 'Forename or initials'), displayOptions: individual },
+	{ ...addressField('name', 'Surname', UK999_MAX_LENGTHS.name, 'The surname', true), displayOptions: individual },
+	{ ...addressField('name', 'Business Name', UK999_MAX_LENGTHS.name, 'The business name', true), displayOptions: business },
+	{ ...addressField('bussuffix', 'Business Suffix', UK999_MAX_LENGTHS.bussuffix, 'e.g. Ltd'), displayOptions: business },
+	addressField('premises', 'Premises', UK999_MAX_LENGTHS.premises, 'Number or name of the premises', true),
+	addressField('thoroughfare', 'Thoroughfare', UK999_MAX_LENGTHS.thoroughfare, 'The street name', true),
+	addressField('locality', 'Locality', UK999_MAX_LENGTHS.locality, 'Village or area, and town', true),
+	{ ...addressField('postcode', 'Postcode', UK999_MAX_LENGTHS.postcode, 'Full postcode: out-code, a space, in-code, e.g. SW1A 1AA', true), placeholder: 'SW1A 1AA' },
+];
+
+function uk999Data(params: Params): IDataObject {
+	const kind = params.endUser === 'business' ? ['name', 'bussuffix'] : ['title', 'forename', 'name'];
+	const keys = [...kind, 'premises', 'thoroughfare', 'locality', 'postcode'];
+	return compact(Object.fromEntries(keys.map((key) => [key, typeof params[key] === 'string' ? params[key].trim() : params[key]])));
+}
+
+export const uk999: ResourceSpec = {
+	value: 'uk999',
+	name: 'UK 999 Data',
+	description: 'Emergency-services address of a UK number',
+	operations: [
+		{
+			value: 'get',
+			name: 'Get',
+			action: 'Get the 999 data of a number',
+			description: 'Get the emergency-services address registered for a UK number',
+			fields: [numberField],
+			validate: (p) => numberIssue('Number', p.number),
+			request: (p) => ({ method: 'GET', path: numberPath(p, '/999') }),
+			output: wholesaleItems,
+		},
+		{
+			value: 'set',
+			name: 'Set',
+			action: 'Set the 999 data of a number',
+			description:
+				'Register the emergency-services address of a UK number (replaces the current one). Each submission is charged; every field rule is checked first.',
+			fields: [numberField, ...uk999Fields],
+			validate: (p) => [...numberIssue('Number', p.number), ...asDisplayed(validateUk999(uk999Data(p), p.endUser === 'business' ? 'business' : 'individual'), UK999_LABELS)],
+			request: (p) => ({ method: 'PUT', path: numberPath(p, '/999'), body: uk999Data(p) }),
+			output: wholesaleItems,
+		},
+	],
+};
+
+// ---- US e911 ------------------------------------------------------------------------------
+
+const E911_LABELS: Record<string, string> = {
+	name: 'Subscriber Name',
+	streetNum: 'Street Number',
+	streetInfo: 'Street',
+	location: 'Location',
+	city: 'City',
+	state: 'State',
+	postalCode: 'Postal Code',
+	postalCodePlusFour: 'ZIP+4',
+};
+
+const e911Fields = (withName: boolean): INodeProperties[] => [
+	...(withName ? [addressField('name', 'Subscriber Name', E911_MAX_LENGTHS.name, 'The subscriber name', true)] : []),
+	addressField('streetNum', 'Street Number', E911_MAX_LENGTHS.streetNum, 'The house number', true),
+	addressField('streetInfo', 'Street', E911_MAX_LENGTHS.streetInfo, 'Street name; # is refused, put units under Location', true),
+	addressField('location', 'Location', E911_MAX_LENGTHS.location, 'Apartment, suite or floor; optional'),
+	addressField('city', 'City', E911_MAX_LENGTHS.city, 'The city', true),
+	{ displayName: 'State', name: 'state', type: 'string', default: '', required: true, placeholder: 'NY', description: 'Two-letter state code' },
+	addressField('postalCode', 'Postal Code', E911_MAX_LENGTHS.postalCode, 'ZIP code, at least 5 characters', true),
+	{ displayName: 'ZIP+4', name: 'postalCodePlusFour', type: 'string', default: '', placeholder: '1234', description: 'Exactly four digits, no hyphen; optional' },
+];
+
+function e911Address(params: Params, withName: boolean): IDataObject {
+	const keys = ['streetNum', 'streetInfo', 'location', 'city', 'state', 'postalCode', 'postalCodePlusFour', ...(withName ? ['name'] : [])];
+	return normaliseE911Address(Object.fromEntries(keys.map((key) => [key, params[key]]))) as IDataObject;
+}
+
+function e911Issues(params: Params, withName: boolean, withNumber: boolean) {
+	return [
+		...(withNumber ? asDisplayed(validateUsNumber('Number', e164Digits(params.number)), {}) : []),
+		...asDisplayed(validateE911Address(e911Address(params, withName), { requireName: withName }), E911_LABELS),
+	];
+}
+
+/** The fields where the provisioned address differs from the one submitted. */
+export function addressDifferences(submitted: unknown, provisioned: unknown): string[] {
+	if (!submitted || !provisioned || typeof submitted !== 'object' || typeof provisioned !== 'object') return [];
+	const a = submitted as IDataObject;
+	const b = provisioned as IDataObject;
+	const normal = (value: unknown) => String(value ?? '').trim().toUpperCase();
+	return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((key) => normal(a[key]) !== normal(b[key])).sort();
+}
+
+/** The e911 record with a plain statement of whether the address in force is the one sent. */
+function e911Output(body: unknown, number: string): IDataObject {
+	const data = (unwrap(body) ?? {}) as IDataObject;
+	const differences = addressDifferences(data.address, data.provisionedAddress);
+	return {
+		number,
+		...data,
+		provisionedDiffers: differences.length > 0,
+		provisionedDifferences: differences,
+		...(differences.length
+			? { notice: `The address in force differs from the one submitted in: ${differences.join(', ')}. The provisioned address is the one emergency services get.` }
+			: {}),
+	};
+}
+
+export const e911: ResourceSpec = {
+	value: 'e911',
+	name: 'US E911 Data',
+	description: 'Emergency-services address of a US number (NANPA accounts)',
+	operations: [
+		{
+			value: 'get',
+			name: 'Get',
+			action: 'Get the e911 registration of a number',
+			description: 'Get the e911 status and the submitted and provisioned addresses of a US number',
+			fields: [numberField],
+			validate: (p) => validateUsNumber('Number', e164Digits(p.number)),
+			request: (p) => ({ method: 'GET', path: numberPath(p, '/e911') }),
+			output: (response, p) => e911Output(response.body, e164Digits(p.number)),
+		},
+		{
+			value: 'remove',
+			name: 'Remove',
+			action: 'Remove the e911 registration of a number',
+			description: 'Remove the e911 registration of a US number; emergency calls from it then carry no registered address',
+			fields: [numberField],
+			validate: (p) => validateUsNumber('Number', e164Digits(p.number)),
+			request: (p) => ({ method: 'DELETE', path: numberPath(p, '/e911') }),
+			output: (response, p) => e911Output(response.body, e164Digits(p.number)),
+		},
+		{
+			value: 'set',
+			name: 'Set',
+			action: 'Register the e911 address of a number',
+			description:
+				'Register the emergency address of a US number (replaces the current one); every field rule is checked first. The output says when the provisioned address differs.',
+			fields: [numberField, ...e911Fields(true)],
+			validate: (p) => e911Issues(p, true, true),
+			request: (p) => ({ method: 'PUT', path: numberPath(p, '/e911'), body: e911Address(p, true) }),
+			output: (response, p) => e911Output(response.body, e164Digits(p.number)),
+		},
+		{
+			value: 'validateAddress',
+			name: 'Validate Address',
+			action: 'Validate a US address',
+			description: 'Check an address without a number or registration; the only check that suggests candidate addresses for a refused one',
+			fields: e911Fields(false),
+			validate: (p) => e911Issues(p, false, false),
+			request: (p) => ({ method: 'POST', path: `${NUMBERS_PATH}/e911/validate`, body: e911Address(p, false) }),
+			output: (response) => e911Output(response.body, ''),
+		},
+		{
+			value: 'validateForNumber',
+			name: 'Validate for Number',
+			action: 'Validate an e911 address for a number',
+			description: 'Check an e911 address for a US number without registering it',
+			fields: [numberField, ...e911Fields(true)],
+			validate: (p) => e911Issues(p, true, true),
+			request: (p) => ({ method: 'POST', path: numberPath(p, '/e911/validate'), body: e911Address(p, true) }),
+			output: (response, p) => e911Output(response.body, e164Digits(p.number)),
+		},
+	],
+};

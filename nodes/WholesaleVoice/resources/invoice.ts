@@ -1,0 +1,75 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { binaryPropertyField } from '../../shared/describe';
+import type { ResourceSpec } from '../../shared/operation';
+import { FileOutput } from '../../shared/operation';
+import { issues, matches, required } from '../../shared/validation';
+import { ACCOUNT_PATH } from '../fields';
+
+export const invoice: ResourceSpec = {
+	value: 'invoice',
+	name: 'Invoice',
+	description: 'Credit invoices and their PDFs',
+	operations: [
+		{
+			value: 'download',
+			name: 'Download PDF',
+			action: 'Download an invoice as PDF',
+			description: 'Download one invoice as a PDF file (binary data)',
+			fields: [
+				{
+					displayName: 'Invoice Number',
+					name: 'invoiceNumber',
+					type: 'string',
+					required: true,
+					default: '',
+					description: 'The InvoiceNumber of an invoice from Get Many',
+				},
+				binaryPropertyField,
+			],
+			validate: (p) =>
+				issues(
+					required('Invoice Number', p.invoiceNumber),
+					matches('Invoice Number', String(p.invoiceNumber ?? '').trim(), /^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only'),
+				),
+			request: (p) => ({
+				method: 'GET',
+				path: `${ACCOUNT_PATH}/credit/invoices/${encodeURIComponent(String(p.invoiceNumber).trim())}.pdf`,
+				accept: 'application/pdf',
+				responseType: 'binary',
+			}),
+			output: (response, p) => {
+				const data = response.body as Buffer;
+				const fileName = `invoice-${String(p.invoiceNumber).trim()}.pdf`;
+				return new FileOutput({ invoiceNumber: String(p.invoiceNumber).trim(), fileName, mimeType: 'application/pdf', fileSize: data.length }, data, fileName, 'application/pdf');
+			},
+		},
+		{
+			value: 'getAll',
+			name: 'Get Many',
+			action: 'Get many invoices',
+			description: 'List unpaid, paid or all invoices (since June 2010) with amounts due',
+			paging: 'client',
+			fields: [
+				{
+					displayName: 'Status',
+					name: 'status',
+					type: 'options',
+					default: 'unpaid',
+					options: [
+						{ name: 'All', value: 'all' },
+						{ name: 'Paid', value: 'paid' },
+						{ name: 'Unpaid', value: 'unpaid' },
+					],
+				},
+			],
+			request: (p) => ({ method: 'GET', path: `${ACCOUNT_PATH}/credit/invoices/${p.status}` }),
+			// One item per invoice; the totals due travel on each so a workflow can compare.
+			output: (response) => {
+				const body = (response.body ?? {}) as IDataObject;
+				const invoices = (body.Invoices ?? []) as IDataObject[];
+				return invoices.map((entry) => ({ ...entry, TotalDue: body.TotalDue ?? null, TotalOverDue: body.TotalOverDue ?? null }));
+			},
+		},
+	],
+};

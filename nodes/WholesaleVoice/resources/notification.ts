@@ -1,0 +1,141 @@
+import { createHash } from 'node:crypto';
+
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { ResourceSpec } from '../../shared/operation';
+import { compact } from '../../shared/params';
+import { issues, matches, required } from '../../shared/validation';
+import { ACCOUNT_PATH, asDisplayed, dateField, getOperation, plainDateTime, wholesaleItems } from '../fields';
+import { validateNotificationHistoryPeriod, validateNotificationRecipient } from '../validation';
+
+const NOTIFICATIONS_PATH = `${ACCOUNT_PATH}/notifications`;
+
+const typeField: INodeProperties = {
+	displayName: 'Notification Type Name or ID',
+	name: 'type',
+	type: 'options',
+	typeOptions: { loadOptionsMethod: 'getNotificationTypes' },
+	required: true,
+	default: '',
+	description:
+		'The notification type, from the types available on the account. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+};
+
+const methodField: INodeProperties = {
+	displayName: 'Method',
+	name: 'method',
+	type: 'options',
+	default: 'email',
+	options: [
+		{ name: 'E-Mail', value: 'email' },
+		{ name: 'SMS', value: 'sms', description: 'Charged against the credit balance' },
+	],
+};
+
+const destinationField: INodeProperties = {
+	displayName: 'Recipient',
+	name: 'destination',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'ops@example.com or 447700900123',
+	description: 'An e-mail address, or a mobile number in E.164 for SMS',
+};
+
+const typeIssues = (value: unknown) => issues(required('Notification Type', value), matches('Notification Type', String(value ?? ''), /^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only'));
+
+/** The recipient's id in paths: the md5 of the address, computed here so users type the address. */
+export function recipientHash(destination: unknown): string {
+	return createHash('md5').update(String(destination ?? '').trim()).digest('hex');
+}
+
+function recipientIssues(method: unknown, destination: unknown) {
+	return asDisplayed(validateNotificationRecipient(method, destination), { method: 'Method', destination: 'Recipient' });
+}
+
+export const notification: ResourceSpec = {
+	value: 'notification',
+	name: 'Notification',
+	description: 'Who is notified (by e-mail or SMS) of account events, and the history',
+	operations: [
+		{
+			value: 'addRecipient',
+			name: 'Add Recipient',
+			action: 'Add a notification recipient',
+			description: 'Add an e-mail address or mobile number to a notification type (SMS notifications are charged)',
+			fields: [typeField, methodField, destinationField],
+			validate: (p) => [...typeIssues(p.type), ...recipientIssues(p.method, p.destination)],
+			request: (p) => ({
+				method: 'POST',
+				path: `${NOTIFICATIONS_PATH}/${encodeURIComponent(String(p.type))}/${p.method}`,
+				body: { destination: String(p.destination).trim() },
+			}),
+			output: (response, p) => [{ ...(wholesaleItems(response)[0] as object), type: p.type, method: p.method, destination: String(p.destination).trim(), hash: recipientHash(p.destination) }],
+		},
+		getOperation({ value: 'getAll', name: 'Get Many', action: 'Get many notifications', description: 'List the notifications set up on the account', path: NOTIFICATIONS_PATH }),
+		getOperation({ value: 'getAvailableTypes', name: 'Get Available Types', action: 'Get the available notification types', description: 'List the notification types the account can use', path: `${NOTIFICATIONS_PATH}/available` }),
+		{
+			value: 'getHistory',
+			name: 'Get History',
+			action: 'Get the notification history',
+			description: 'List notifications sent in the last 60 days, optionally of one class (e.g. trunk, billing)',
+			fields: [
+				{
+					displayName: 'Filters',
+					name: 'filters',
+					type: 'collection',
+					placeholder: 'Add Filter',
+					default: {},
+					options: [
+						{ displayName: 'Class', name: 'class', type: 'string', default: '', placeholder: 'billing' },
+						dateField('dateStart', 'Date Start', 'At most 60 days ago'),
+						dateField('dateEnd', 'Date End', 'Default now'),
+					],
+				},
+			],
+			validate: (p) =>
+				asDisplayed(validateNotificationHistoryPeriod(plainDateTime(p.filters?.dateStart), plainDateTime(p.filters?.dateEnd)), {
+					date_start: 'Filters > Date Start',
+					date_end: 'Filters > Date End',
+				}),
+			request: (p) => ({
+				method: 'GET',
+				path: `${NOTIFICATIONS_PATH}/history`,
+				qs: compact({ class: p.filters?.class, date_start: plainDateTime(p.filters?.dateStart), date_end: plainDateTime(p.filters?.dateEnd) }),
+			}),
+			output: wholesaleItems,
+		},
+		getOperation({
+			value: 'getRecipients',
+			name: 'Get Recipients',
+			action: 'Get the recipients of a notification type',
+			description: 'List who receives a notification type, by e-mail and SMS',
+			fields: [typeField],
+			validate: (p) => typeIssues(p.type),
+			path: (p) => `${NOTIFICATIONS_PATH}/${encodeURIComponent(String(p.type))}`,
+		}),
+		{
+			value: 'removeAll',
+			name: 'Remove All Recipients',
+			action: 'Remove every recipient of a notification type',
+			description: 'Remove every recipient of a notification type',
+			fields: [typeField],
+			validate: (p) => typeIssues(p.type),
+			request: (p) => ({ method: 'DELETE', path: `${NOTIFICATIONS_PATH}/${encodeURIComponent(String(p.type))}` }),
+			output: wholesaleItems,
+		},
+		{
+			value: 'removeRecipient',
+			name: 'Remove Recipient',
+			action: 'Remove a notification recipient',
+			description: 'Remove one e-mail address or mobile number from a notification type',
+			fields: [typeField, methodField, destinationField],
+			validate: (p) => [...typeIssues(p.type), ...recipientIssues(p.method, p.destination)],
+			request: (p) => ({
+				method: 'DELETE',
+				path: `${NOTIFICATIONS_PATH}/${encodeURIComponent(String(p.type))}/${p.method}/${recipientHash(p.destination)}`,
+			}),
+			output: wholesaleItems,
+		},
+	],
+};

@@ -1,0 +1,145 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { ResourceSpec } from '../../shared/operation';
+import { issues, required } from '../../shared/validation';
+import { NUMBERS_PATH, asDisplayed, e164Digits, getOperation, numberField, numberIssue, numberPath, unwrap, wholesaleItems } from '../fields';
+import { validateSmsEndpoint, validateTrunkName } from '../validation';
+import { trunkName } from './trunk';
+
+const numberIssues = (p: IDataObject) => numberIssue('Number', p.number);
+
+/** The validation result with `formatted` and `ofcom` lifted to the top, for mapping. */
+export function flatValidation(record: IDataObject): IDataObject {
+	const formatted = (record.formatted ?? {}) as IDataObject;
+	const ofcom = (record.ofcom ?? {}) as IDataObject;
+	return {
+		...record,
+		formatted_e164: formatted.e164 ?? null,
+		formatted_national: formatted.national ?? null,
+		formatted_international: formatted.international ?? null,
+		ofcom_status: ofcom.status ?? null,
+		ofcom_use: ofcom.use ?? null,
+		ofcom_range_holder: ofcom.rh ?? null,
+		ofcom_date: ofcom.date ?? null,
+		valid_cli: ofcom.valid_cli ?? record.valid_cli ?? null,
+	};
+}
+
+export const number: ResourceSpec = {
+	value: 'number',
+	name: 'Number',
+	description: 'Numbers of the account: allocation, trunk association, inbound SMS, validation and lookup',
+	operations: [
+		{
+			value: 'allocate',
+			name: 'Allocate',
+			action: 'Allocate a number',
+			description: 'Allocate a number to the account (if not yet allocated)',
+			fields: [numberField],
+			validate: numberIssues,
+			request: (p) => ({ method: 'PUT', path: numberPath(p) }),
+			output: (response, p) => [{ number: e164Digits(p.number), ...(wholesaleItems(response)[0] as object) }],
+		},
+		getOperation({
+			value: 'get',
+			name: 'Get Configuration',
+			action: 'Get the configuration of a number',
+			description: 'Get a number\'s configuration: routing, options, rules and meta',
+			fields: [numberField],
+			validate: numberIssues,
+			path: (p) => numberPath(p),
+			output: (response, p) => [{ number: e164Digits(p.number), ...((unwrap(response.body) ?? {}) as IDataObject) }],
+		}),
+		getOperation({ value: 'getSmsEndpoint', name: 'Get SMS Endpoint', action: 'Get the inbound SMS endpoint of a number', description: 'Get where inbound SMS to a mobile or OTT number are posted', fields: [numberField], validate: numberIssues, path: (p) => numberPath(p, '/sms') }),
+		getOperation({ value: 'getTrunk', name: 'Get Trunk', action: 'Get the trunk of a number', description: 'Get the trunk a number is associated with for billing and trunk-level controls', fields: [numberField], validate: numberIssues, path: (p) => numberPath(p, '/trunk') }),
+		getOperation({
+			value: 'lookup',
+			name: 'Look Up',
+			action: 'Look up a number',
+			description: 'Look up a number\'s range holder (the original provider; a ported number may be elsewhere now)',
+			fields: [numberField],
+			validate: numberIssues,
+			path: (p) => `${NUMBERS_PATH}/lookup/${encodeURIComponent(e164Digits(p.number))}`,
+			output: (response) => {
+				const body = (response.body ?? {}) as IDataObject;
+				return [{ formatted: body.formatted ?? null, ...((body.data ?? {}) as IDataObject) }];
+			},
+		}),
+		{
+			value: 'remove',
+			name: 'Remove',
+			action: 'Remove a number from the account',
+			description:
+				'De-configure a number and remove it from the account. Calls to it stop being routed at once; the number may not be recoverable.',
+			fields: [numberField],
+			validate: numberIssues,
+			request: (p) => ({ method: 'DELETE', path: numberPath(p) }),
+			output: (response, p) => [{ number: e164Digits(p.number), removed: true, ...(wholesaleItems(response)[0] as object) }],
+		},
+		{
+			value: 'removeSmsEndpoint',
+			name: 'Remove SMS Endpoint',
+			action: 'Remove the inbound SMS endpoint of a number',
+			description: 'Stop posting inbound SMS of a number to an endpoint',
+			fields: [numberField],
+			validate: numberIssues,
+			request: (p) => ({ method: 'DELETE', path: numberPath(p, '/sms') }),
+			output: wholesaleItems,
+		},
+		{
+			value: 'removeTrunk',
+			name: 'Remove Trunk',
+			action: 'Remove the trunk association of a number',
+			description: 'Remove a number\'s trunk association (billing and trunk-level controls)',
+			fields: [numberField],
+			validate: numberIssues,
+			request: (p) => ({ method: 'DELETE', path: numberPath(p, '/trunk') }),
+			output: wholesaleItems,
+		},
+		{
+			value: 'setSmsEndpoint',
+			name: 'Set SMS Endpoint',
+			action: 'Set the inbound SMS endpoint of a number',
+			description:
+				'Post every inbound SMS of a mobile or OTT number to a URL, as JSON (preferred; HTTPS possible) or as a legacy form post (no TLS, no Unicode)',
+			fields: [
+				numberField,
+				{
+					displayName: 'Mode',
+					name: 'mode',
+					type: 'options',
+					default: 'http_json',
+					options: [
+						{ name: 'JSON (Recommended)', value: 'http_json', description: 'A JSON POST per SMS; works with HTTPS endpoints and Unicode' },
+						{ name: 'Form Post (Legacy)', value: 'http', description: 'A form-encoded POST; plain HTTP only, no Unicode' },
+					],
+				},
+				{ displayName: 'Endpoint URL', name: 'endpoint', type: 'string', required: true, default: '', placeholder: 'https://n8n.example.com/webhook/…' },
+			],
+			validate: (p) => [...numberIssues(p), ...asDisplayed(validateSmsEndpoint(p.mode, String(p.endpoint ?? '').trim()), { mode: 'Mode', endpoint: 'Endpoint URL' })],
+			request: (p) => ({ method: 'PUT', path: numberPath(p, '/sms'), body: { mode: p.mode, endpoint: String(p.endpoint).trim() } }),
+			output: wholesaleItems,
+		},
+		{
+			value: 'setTrunk',
+			name: 'Set Trunk',
+			action: 'Associate a number with a trunk',
+			description:
+				'Associate a number with a trunk for billing reconciliation and trunk-level controls (this does not route the number to the trunk)',
+			fields: [numberField, { displayName: 'Trunk Name', name: 'trunk', type: 'string', required: true, default: '', placeholder: 'L002 or 123456-L002' }],
+			validate: (p, env) => [...numberIssues(p), ...issues(required('Trunk Name', p.trunk)), ...validateTrunkName('Trunk Name', trunkName(p.trunk, env), env.variables.ACCOUNT)],
+			request: (p, env) => ({ method: 'PUT', path: numberPath(p, '/trunk'), body: { trunk: trunkName(p.trunk, env) } }),
+			output: wholesaleItems,
+		},
+		getOperation({
+			value: 'validate',
+			name: 'Validate',
+			action: 'Validate a number',
+			description: 'Check that a number is well formed (not that it is in service): type, carrier, time zones, and for UK numbers the Ofcom range and whether it may be used as caller ID',
+			fields: [numberField],
+			validate: numberIssues,
+			path: (p) => `${NUMBERS_PATH}/validate/${encodeURIComponent(e164Digits(p.number))}`,
+			output: (response) => [flatValidation((unwrap(response.body) ?? {}) as IDataObject)],
+		}),
+	],
+};

@@ -1,0 +1,277 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import type { Params, ResourceSpec, ValidationIssue } from '../../shared/operation';
+import { compact } from '../../shared/params';
+import { isBlank, issues, matches, required } from '../../shared/validation';
+import { plainDateTime, unwrap } from '../fields';
+import { validatePortSubmission } from '../validation';
+import { PORT_CUSTOMER_MAX_LENGTHS } from '../validation/rules';
+
+const GNP_PATH = '/v3/porting/{ACCOUNT}/gnp';
+
+const refField: INodeProperties = {
+	displayName: 'Order Reference',
+	name: 'ref',
+	type: 'string',
+	required: true,
+	default: '',
+	description: 'The ref of the port, as Submit or Get Many returned it',
+};
+
+const customerFields: INodeProperties[] = [
+	['title', 'Title', 'e.g. Mr'],
+	['forename', 'Forename', ''],
+	['name', 'Surname', 'For a business, the surname of the letter-of-authority signatory'],
+	['company', 'Company', ''],
+	['bussuffix', 'Business Suffix', 'e.g. Ltd'],
+	['premises', 'Premises', 'Number or name of the premises (required)'],
+	['thoroughfare', 'Thoroughfare', 'Street name (required)'],
+	['locality', 'Locality', 'Town (required)'],
+	['postcode', 'Postcode', 'Out-code, space, in-code (required)'],
+	['loa_initial', 'LOA Initial', 'Initial of the letter-of-authority signatory'],
+	['loa_surname', 'LOA Surname', 'Surname of the letter-of-authority signatory'],
+].map(([name, displayName, description]) => {
+	const max = (PORT_CUSTOMER_MAX_LENGTHS as Record<string, number>)[name];
+	return {
+		displayName,
+		name,
+		type: 'string' as const,
+		default: '',
+		description: [description, max ? `at most ${max} characters` : ''].filter(Boolean).join('; '),
+	};
+});
+
+const submissionFields: INodeProperties[] = [
+	{
+		displayName: 'Main Billing Number',
+		name: 'mbn',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '01632960000',
+		description: 'The main billing number in UK national format (01 or 02); it is added to the numbers as the MBN',
+		displayOptions: { show: { mode: ['fields'] } },
+	},
+	{
+		displayName: 'Losing Provider Name or ID',
+		name: 'lcp',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getLosingProviders' },
+		required: true,
+		default: '',
+		description:
+			'The provider the numbers leave, from the provider list. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		displayOptions: { show: { mode: ['fields'] } },
+	},
+	{
+		displayName: 'Port Type',
+		name: 'portType',
+		type: 'options',
+		default: 'single',
+		displayOptions: { show: { mode: ['fields'] } },
+		options: [
+			{ name: 'Single Line', value: 'single', description: 'About 4 working days (14 with more than 10 lines)' },
+			{ name: 'Multi Line', value: 'multi', description: '7 to 17 working days' },
+			{ name: 'Subsequent Single', value: 'sub_single', description: 'Already ported once; about 7 working days' },
+			{ name: 'Subsequent Multi', value: 'sub_multi', description: 'Already ported once; 10 to 25 working days' },
+		],
+	},
+	{ displayName: 'Lines', name: 'lines', type: 'number', typeOptions: { minValue: 1 }, default: 1, displayOptions: { show: { mode: ['fields'] } } },
+	{ displayName: 'Channels', name: 'channels', type: 'number', typeOptions: { minValue: 1 }, default: 1, displayOptions: { show: { mode: ['fields'] } } },
+	{
+		displayName: 'Contact E-Mail',
+		name: 'contactEmail',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'porting@example.com',
+		description: 'The submitter\'s address (not the end customer\'s)',
+		displayOptions: { show: { mode: ['fields'] } },
+	},
+	{
+		displayName: 'Billing Postcode',
+		name: 'billingPostcode',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'Must match the losing provider\'s records',
+		displayOptions: { show: { mode: ['fields'] } },
+	},
+	{
+		displayName: 'Customer',
+		name: 'customer',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		description: 'The end customer; premises, thoroughfare, locality and postcode are required',
+		displayOptions: { show: { mode: ['fields'] } },
+		options: customerFields,
+	},
+	{
+		displayName: 'Other Numbers',
+		name: 'numbers',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Number',
+		default: {},
+		description: 'Every other number of the installation, with what happens to it',
+		displayOptions: { show: { mode: ['fields'] } },
+		options: [
+			{
+				displayName: 'Number',
+				name: 'number',
+				values: [
+					{ displayName: 'Number', name: 'number', type: 'string', default: '', placeholder: '01632960001', description: 'UK national format' },
+					{
+						displayName: 'Type',
+						name: 'type',
+						type: 'options',
+						default: 'associated',
+						options: [
+							{ name: 'Associated', value: 'associated' },
+							{ name: 'Other', value: 'other' },
+						],
+					},
+					{
+						displayName: 'Action',
+						name: 'action',
+						type: 'options',
+						default: 'port',
+						options: [
+							{ name: 'Port', value: 'port' },
+							{ name: 'Retain (Type Other Only)', value: 'retain' },
+							{ name: 'Drop', value: 'drop' },
+						],
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: { show: { mode: ['fields'] } },
+		options: [
+			{ displayName: 'Account Number', name: 'accountNumber', type: 'string', default: '', description: 'With the losing provider, if known' },
+			{
+				displayName: 'Original Order Reference',
+				name: 'origRef',
+				type: 'string',
+				default: '',
+				description: 'For a resubmission of a rejected port: without it the resubmission is treated and billed as a new order',
+			},
+			{ displayName: 'Port Date', name: 'portDate', type: 'dateTime', default: '', description: 'When to port; as soon as possible when empty' },
+		],
+	},
+	{
+		displayName: 'Submission (JSON)',
+		name: 'submission',
+		type: 'json',
+		default: '{}',
+		displayOptions: { show: { mode: ['json'] } },
+		description: 'The whole GNP submission as the API takes it (mbn, lcp, lcp_cupid, type, lines, channels, customer, numbers, ...)',
+	},
+];
+
+/** The submission a Submit sends, from the fields (the MBN listed as such) or the JSON. */
+export function portSubmission(params: Params): { submission?: IDataObject; issues: ValidationIssue[] } {
+	if (params.mode === 'json') {
+		try {
+			const value = typeof params.submission === 'string' ? (JSON.parse(params.submission) as IDataObject) : (params.submission as IDataObject);
+			return { submission: value, issues: [] };
+		} catch (error) {
+			return { issues: [{ field: 'Submission (JSON)', problem: `it is not valid JSON (${(error as Error).message})`, rule: 'a JSON object' }] };
+		}
+	}
+	const mbn = String(params.mbn ?? '').replace(/\s/g, '');
+	const [cupid, ...nameParts] = String(params.lcp ?? '').split('|');
+	const others = (((params.numbers as IDataObject | undefined)?.number ?? []) as IDataObject[]).map((n) => ({
+		number: String(n.number ?? '').replace(/\s/g, ''),
+		type: n.type,
+		action: n.action,
+	}));
+	const numbers = others.some((n) => n.number === mbn) ? others : [{ number: mbn, type: 'mbn', action: 'port' }, ...others];
+	const extra = (params.additionalFields ?? {}) as IDataObject;
+	const customer = compact(Object.fromEntries(Object.entries((params.customer ?? {}) as IDataObject).map(([k, v]) => [k, typeof v === 'string' ? v.trim() : v])));
+	return {
+		submission: compact({
+			mbn,
+			orig_ref: isBlank(extra.origRef) ? undefined : String(extra.origRef).trim(),
+			lcp: nameParts.join('|') || cupid,
+			lcp_cupid: cupid,
+			port_date: plainDateTime(extra.portDate),
+			contact_email: String(params.contactEmail ?? '').trim(),
+			account_number: extra.accountNumber,
+			billing_postcode: String(params.billingPostcode ?? '').trim(),
+			type: params.portType,
+			lines: params.lines,
+			channels: params.channels,
+			customer,
+			numbers,
+		}),
+		issues: [],
+	};
+}
+
+export const port: ResourceSpec = {
+	value: 'port',
+	name: 'Port',
+	description: 'Bring UK geographic numbers in from another provider (GNP)',
+	operations: [
+		{
+			value: 'get',
+			name: 'Get',
+			action: 'Get a port',
+			description: 'Get one port with its status history (events)',
+			fields: [refField],
+			validate: (p) => issues(required('Order Reference', p.ref), matches('Order Reference', String(p.ref ?? '').trim(), /^\d+$/, 'digits only')),
+			request: (p) => ({ method: 'GET', path: `${GNP_PATH}/${encodeURIComponent(String(p.ref).trim())}` }),
+			output: (response, p) => ({ ref: String(p.ref).trim(), ...((unwrap(response.body) ?? {}) as IDataObject) }),
+		},
+		{
+			value: 'getAll',
+			name: 'Get Many',
+			action: 'Get many ports',
+			description: 'List ports that are outstanding or completed in the last 90 days',
+			paging: 'client',
+			request: () => ({ method: 'GET', path: GNP_PATH }),
+		},
+		{
+			value: 'getLosingProviders',
+			name: 'Get Losing Providers',
+			action: 'Get the losing providers',
+			description: 'List the providers a number can be ported from, with their IDs (cupid)',
+			paging: 'client',
+			request: () => ({ method: 'GET', path: '/v3/porting/{ACCOUNT}/lcps' }),
+			output: (response) => ((response.body as IDataObject | undefined)?.cps ?? []) as IDataObject[],
+		},
+		{
+			value: 'submit',
+			name: 'Submit',
+			action: 'Submit a number port',
+			description:
+				'Submit a GNP port of UK geographic numbers. Each submission is charged; a resubmission without the original order reference is billed as a new order. Every rule is checked first.',
+			fields: [
+				{
+					displayName: 'Write With',
+					name: 'mode',
+					type: 'options',
+					default: 'fields',
+					options: [
+						{ name: 'Fields', value: 'fields' },
+						{ name: 'JSON', value: 'json' },
+					],
+				},
+				...submissionFields,
+			],
+			validate: (p) => {
+				const { submission, issues: found } = portSubmission(p);
+				return [...found, ...(submission ? validatePortSubmission(submission) : [])];
+			},
+			request: (p) => ({ method: 'POST', path: GNP_PATH, body: portSubmission(p).submission }),
+		},
+	],
+};

@@ -1,0 +1,103 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { OperationSpec, ResourceSpec } from '../../shared/operation';
+import { compact } from '../../shared/params';
+import { issues, required } from '../../shared/validation';
+import { ACCOUNT_PATH, dateField, getOperation, plainDate, wholesaleItems } from '../fields';
+import { reportFields, runReport } from '../reports';
+import { validateReportDate } from '../validation';
+
+const PREPAY_PATH = `${ACCOUNT_PATH}/prepay`;
+
+function amountField(name: string, displayName: string, description: string): INodeProperties {
+	return { displayName, name, type: 'number', typeOptions: { minValue: 0, numberPrecision: 2 }, default: 0, required: true, description };
+}
+
+function amountIssues(field: string, value: unknown) {
+	const number = Number(value);
+	return issues(
+		required(field, value),
+		Number.isFinite(number) && number >= 0 ? undefined : { field, problem: `${String(value)} is not an amount`, rule: 'a number of at least 0 in the account currency' },
+	);
+}
+
+/** Prepayments and transfers: all, or the latest 1 or 10. */
+function historyOperation(collection: 'prepayments' | 'transfers', label: string): OperationSpec {
+	return {
+		value: `get${collection[0].toUpperCase()}${collection.slice(1)}`,
+		name: `Get ${label}`,
+		action: `Get ${label.toLowerCase()}`,
+		description: `List ${label.toLowerCase()}: all of them, or only the latest 1 or 10`,
+		fields: [
+			{
+				displayName: 'Which',
+				name: 'which',
+				type: 'options',
+				default: 'all',
+				options: [
+					{ name: 'All', value: 'all' },
+					{ name: 'Latest 1', value: 'latest/1' },
+					{ name: 'Latest 10', value: 'latest/10' },
+				],
+			},
+		],
+		request: (p) => ({ method: 'GET', path: `${PREPAY_PATH}/${collection}/${p.which}` }),
+		output: wholesaleItems,
+	};
+}
+
+export const prepay: ResourceSpec = {
+	value: 'prepay',
+	name: 'Prepay',
+	description: 'Prepay balance, its alert and lock, prepayments and transfers',
+	operations: [
+		getOperation({ value: 'getBalance', name: 'Get Balance', action: 'Get the prepay balance', description: 'Get the prepay balance and its currency', path: `${PREPAY_PATH}/balance` }),
+		getOperation({ value: 'getBalanceAlert', name: 'Get Balance Alert', action: 'Get the low balance alert', description: 'Get the balance below which a low balance notification is sent', path: `${PREPAY_PATH}/balance/alert` }),
+		getOperation({ value: 'getLockedBalance', name: 'Get Locked Balance', action: 'Get the locked balance', description: 'Get the balance, the locked part that cannot be spent, and what is available', path: `${PREPAY_PATH}/balance/locked` }),
+		historyOperation('prepayments', 'Prepayments'),
+		historyOperation('transfers', 'Transfers'),
+		{
+			value: 'removeLockedBalance',
+			name: 'Remove Locked Balance',
+			action: 'Remove the balance lock',
+			description: 'Remove the balance lock so the whole balance can be spent',
+			request: () => ({ method: 'DELETE', path: `${PREPAY_PATH}/balance/locked` }),
+			output: wholesaleItems,
+		},
+		{
+			value: 'requestSummary',
+			name: 'Request Summary Report',
+			action: 'Request a prepay summary report',
+			description: 'Run the prepay summary report for a date range; waits for it and returns its rows by default',
+			fields: [
+				dateField('fromDate', 'From Date', 'First day of the summary (default today)'),
+				dateField('toDate', 'To Date', 'Last day of the summary (default today)'),
+				...reportFields,
+			],
+			validate: (p) => [...validateReportDate('From Date', plainDate(p.fromDate)), ...validateReportDate('To Date', plainDate(p.toDate))],
+			run: async (context, p) =>
+				await runReport(context, p, `${PREPAY_PATH}/summary`, compact({ from_date: plainDate(p.fromDate), to_date: plainDate(p.toDate) })),
+		},
+		{
+			value: 'setBalanceAlert',
+			name: 'Set Balance Alert',
+			action: 'Set the low balance alert',
+			description: 'Set the balance below which a notification is sent (at most one a day)',
+			fields: [amountField('alertBalance', 'Alert Balance', 'Notify when the balance falls below this amount')],
+			validate: (p) => amountIssues('Alert Balance', p.alertBalance),
+			request: (p) => ({ method: 'PUT', path: `${PREPAY_PATH}/balance/alert`, body: { alert_balance: Number(p.alertBalance) } }),
+			output: wholesaleItems,
+		},
+		{
+			value: 'setLockedBalance',
+			name: 'Set Locked Balance',
+			action: 'Lock part of the balance',
+			description:
+				'Protect an amount: it stays in the account but cannot be spent; when the spendable balance reaches zero, calls in progress end',
+			fields: [amountField('balance', 'Locked Amount', 'The amount that cannot be spent')],
+			validate: (p) => amountIssues('Locked Amount', p.balance),
+			request: (p) => ({ method: 'PUT', path: `${PREPAY_PATH}/balance/locked`, body: { balance: Number(p.balance) } }),
+			output: wholesaleItems,
+		},
+	],
+};

@@ -1,0 +1,87 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { binaryPropertyField } from '../../shared/describe';
+import { parseCsv, csvRecords } from '../../shared/csv';
+import type { OutputItem, ResourceSpec } from '../../shared/operation';
+import { FileOutput } from '../../shared/operation';
+import { issues, required } from '../../shared/validation';
+import { ACCOUNT_PATH, e164Digits, getOperation, numberIssue, wholesaleItems } from '../fields';
+
+/** The rate card: `Effective: <date>` on the first line, then a CSV with a header row. */
+export function rateCardRows(csv: string): { effective: string | null; rows: IDataObject[] } {
+	const newline = csv.indexOf('\n');
+	const first = (newline < 0 ? csv : csv.slice(0, newline)).trim();
+	const match = /^Effective:\s*(.*)$/i.exec(first);
+	const body = match ? csv.slice(newline + 1) : csv;
+	return { effective: match ? match[1].trim() : null, rows: csvRecords(parseCsv(body)) };
+}
+
+export const rate: ResourceSpec = {
+	value: 'rate',
+	name: 'Rate',
+	description: 'Tariffs, rate cards and the rate for a destination',
+	operations: [
+		{
+			value: 'getRateCard',
+			name: 'Get Rate Card',
+			action: 'Get a rate card',
+			description: 'Download a rate card as a CSV file, and optionally one item per destination with its effective date',
+			fields: [
+				{
+					displayName: 'Rate Deck Name or ID',
+					name: 'deck',
+					type: 'options',
+					typeOptions: { loadOptionsMethod: 'getRateDecks' },
+					default: 'default',
+					description:
+						'The deck from the tariff list; silver, gold and platinum exist only on legacy accounts with several decks. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+				},
+				{
+					displayName: 'Output',
+					name: 'output',
+					type: 'options',
+					default: 'file',
+					options: [
+						{ name: 'CSV File', value: 'file', description: 'One item with the rate card as binary data' },
+						{ name: 'CSV File and One Item per Row', value: 'both', description: 'The file on the first item, then one item per destination' },
+						{ name: 'One Item per Row', value: 'rows', description: 'One item per destination prefix' },
+					],
+				},
+				{ ...binaryPropertyField, displayOptions: { show: { output: ['file', 'both'] } } },
+			],
+			validate: (p) => issues(required('Rate Deck', p.deck)),
+			request: (p) => ({
+				method: 'GET',
+				path: `${ACCOUNT_PATH}/rates/csv/${encodeURIComponent(String(p.deck).trim())}`,
+				accept: 'text/csv',
+				responseType: 'binary',
+			}),
+			output: (response, p) => {
+				const data = response.body as Buffer;
+				const { effective, rows } = rateCardRows(data.toString('utf8'));
+				const fileName = `rate-card-${String(p.deck).trim()}.csv`;
+				const file = new FileOutput({ deck: p.deck, effective, rows: rows.length, fileName, mimeType: 'text/csv', fileSize: data.length }, data, fileName, 'text/csv');
+				const items: OutputItem[] = rows.map((row) => ({ ...row, effective }));
+				if (p.output === 'rows') return items;
+				return p.output === 'both' ? [file, ...items] : [file];
+			},
+		},
+		getOperation({
+			value: 'getDestinationRate',
+			name: 'Get Destination Rate',
+			action: 'Get the rate for a number',
+			description: 'Get the description and the peak, off-peak, weekend and connection rates of each deck for a number',
+			fields: [{ displayName: 'Number', name: 'number', type: 'string', required: true, default: '', placeholder: '447700900123', description: 'The destination in E.164 form' }],
+			validate: (p) => numberIssue('Number', p.number),
+			path: (p) => `${ACCOUNT_PATH}/rate/${encodeURIComponent(e164Digits(p.number))}`,
+		}),
+		{
+			value: 'getTariffs',
+			name: 'Get Tariffs',
+			action: 'Get the tariffs',
+			description: 'List the tariffs (rate decks) of the account with their service level and rate card location',
+			request: () => ({ method: 'GET', path: `${ACCOUNT_PATH}/rates/tariffs` }),
+			output: wholesaleItems,
+		},
+	],
+};

@@ -1,0 +1,103 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { binaryPropertyField } from '../../shared/describe';
+import type { ResourceSpec } from '../../shared/operation';
+import { compact } from '../../shared/params';
+import { issues, matches, required } from '../../shared/validation';
+import { ACCOUNT_PATH, dateField, keyedToList, plainDate } from '../fields';
+import { fetchReportFile, goneError, reportFields, reportOutput, runReport } from '../reports';
+import { validateLatestCount, validateReportDate } from '../validation';
+
+const REPORTS: Record<string, { path: string; dated: boolean; name: string }> = {
+	voiceSummaryIn: { path: 'voice/summary/day/in', dated: true, name: 'Voice Summary of a Day, Inbound' },
+	voiceSummaryOut: { path: 'voice/summary/day/out', dated: true, name: 'Voice Summary of a Day, Outbound' },
+	voiceCdrDay: { path: 'voice/cdr/day', dated: true, name: 'Voice CDRs of a Day' },
+	voiceCdrLatest: { path: 'voice/cdr/latest', dated: false, name: 'Latest Voice CDRs' },
+	smsCdrDay: { path: 'sms/cdr/day', dated: true, name: 'SMS CDRs of a Day' },
+	smsCdrLatest: { path: 'sms/cdr/latest', dated: false, name: 'Latest SMS CDRs' },
+};
+
+const hashField = {
+	displayName: 'Report Hash',
+	name: 'hash',
+	type: 'string' as const,
+	required: true,
+	default: '',
+	description: 'The 32-character hash of the report handle',
+};
+
+export const report: ResourceSpec = {
+	value: 'report',
+	name: 'Report',
+	description: 'Voice and SMS reports: requested, then collected once from the files',
+	operations: [
+		{
+			value: 'getFile',
+			name: 'Get File',
+			action: 'Get a report file',
+			description: 'Collect a report file by its hash (it can be fetched only once) and output its rows; says so when it is not ready yet',
+			fields: [
+				hashField,
+				{ displayName: 'Include Raw File', name: 'includeRawFile', type: 'boolean', default: false, description: 'Whether to also output the file as binary data (on the first item)' },
+				{ ...binaryPropertyField, displayOptions: { show: { includeRawFile: [true] } } },
+			],
+			validate: (p) => issues(required('Report Hash', p.hash), matches('Report Hash', String(p.hash ?? '').trim(), /^[0-9a-f]{32}$/i, '32 hexadecimal characters')),
+			// A 204 is an answer here (not ready), a 404 an explained failure: more than one request outcome, so written as run.
+			run: async (context, p) => {
+				const hash = String(p.hash).trim();
+				const file = await fetchReportFile(context.client, hash);
+				if ('gone' in file) throw goneError(context, hash);
+				if (!file.ready) return { hash, ready: false, message: 'The report is still running; get the file again shortly' };
+				return reportOutput(hash, file.content, file.contentType, p);
+			},
+		},
+		{
+			value: 'listFiles',
+			name: 'List Files',
+			action: 'List uncollected report files',
+			description: 'List the report files that are ready and not collected yet',
+			request: () => ({ method: 'GET', path: '/v3/files/{ACCOUNT}' }),
+			output: (response) => keyedToList(response.body, 'hash'),
+		},
+		{
+			value: 'request',
+			name: 'Request',
+			action: 'Request a report',
+			description:
+				'Run a voice or SMS report (summaries, CDRs of a day, latest CDRs); waits for it and returns its rows by default',
+			fields: [
+				{
+					displayName: 'Report',
+					name: 'reportType',
+					type: 'options',
+					default: 'voiceCdrDay',
+					options: Object.entries(REPORTS).map(([value, r]) => ({ name: r.name, value })),
+				},
+				{
+					...dateField('date', 'Date', 'The day the report covers (default today; within the last 90 days)'),
+					displayOptions: { show: { reportType: Object.keys(REPORTS).filter((k) => REPORTS[k].dated) } },
+				},
+				{
+					displayName: 'Latest',
+					name: 'latest',
+					type: 'options',
+					default: '100',
+					displayOptions: { show: { reportType: ['voiceCdrLatest', 'smsCdrLatest'] } },
+					options: ['10', '100', '1000', '10000'].map((n) => ({ name: `Latest ${n}`, value: n })),
+				},
+				...reportFields,
+			],
+			validate: (p) => {
+				const chosen = REPORTS[String(p.reportType)];
+				if (!chosen) return [{ field: 'Report', problem: `"${String(p.reportType)}" is not a report`, rule: `one of ${Object.keys(REPORTS).join(', ')}` }];
+				return chosen.dated ? validateReportDate('Date', plainDate(p.date)) : validateLatestCount('Latest', p.latest, 'reports');
+			},
+			run: async (context, p) => {
+				const chosen = REPORTS[String(p.reportType)];
+				const path = `${ACCOUNT_PATH}/reports/${chosen.path}${chosen.dated ? '' : `/${p.latest}`}`;
+				const body: IDataObject = chosen.dated ? compact({ date: plainDate(p.date) }) : {};
+				return await runReport(context, p, path, body);
+			},
+		},
+	],
+};

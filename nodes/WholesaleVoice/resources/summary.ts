@@ -1,0 +1,95 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { ResourceSpec } from '../../shared/operation';
+import { compact, pairsToObject } from '../../shared/params';
+import { integerInRange, issues, matches, required } from '../../shared/validation';
+import { ACCOUNT_PATH, asDisplayed, dateField, plainDateTime, wholesaleItems } from '../fields';
+import { validateCdrPeriod } from '../validation';
+
+export const summary: ResourceSpec = {
+	value: 'summary',
+	name: 'Summary',
+	description: 'Inline traffic summaries, indicative only (not for billing)',
+	operations: [
+		{
+			value: 'get',
+			name: 'Get',
+			action: 'Get a traffic summary',
+			description: 'Summarise traffic by a key (e.g. destination or trunk) for inbound, outbound or both directions, inline; indicative only',
+			fields: [
+				{
+					displayName: 'Direction',
+					name: 'direction',
+					type: 'options',
+					default: 'both',
+					options: [
+						{ name: 'Both', value: 'both' },
+						{ name: 'Inbound', value: 'in' },
+						{ name: 'Outbound', value: 'out' },
+					],
+				},
+				{
+					displayName: 'Key',
+					name: 'key',
+					type: 'string',
+					required: true,
+					default: '',
+					placeholder: 'destination',
+					description: 'What to summarise by, as the API names it (e.g. destination, trunk, tag)',
+				},
+				{
+					displayName: 'Additional Fields',
+					name: 'additionalFields',
+					type: 'collection',
+					placeholder: 'Add Field',
+					default: {},
+					options: [
+						dateField('dateStart', 'Date Start', 'From this time, GMT (default start of today)'),
+						{ displayName: 'Max Results', name: 'maxResults', type: 'number', typeOptions: { minValue: 1 }, default: 9999, description: 'The API\'s limit parameter (default 9999)' },
+						{ displayName: 'Sort', name: 'sort', type: 'string', default: '', description: 'The key to sort by' },
+						{
+							displayName: 'Filter',
+							name: 'filter',
+							type: 'fixedCollection',
+							typeOptions: { multipleValues: true },
+							default: {},
+							options: [
+								{
+									displayName: 'Condition',
+									name: 'pairs',
+									values: [
+										{ displayName: 'Key', name: 'name', type: 'string', default: '' },
+										{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+									],
+								},
+							],
+						},
+					],
+				},
+			],
+			validate: (p) => {
+				const extra = (p.additionalFields ?? {}) as IDataObject;
+				return [
+					...issues(required('Key', p.key), matches('Key', String(p.key ?? '').trim(), /^[A-Za-z0-9_]+$/, 'letters, digits and _ only'), integerInRange('Max Results', extra.maxResults, 1)),
+					...asDisplayed(validateCdrPeriod(plainDateTime(extra.dateStart), undefined), { date_start: 'Date Start' }),
+				];
+			},
+			// The spec prefers a JSON body for these parameters, and `filter` travels only that way.
+			request: (p) => {
+				const extra = (p.additionalFields ?? {}) as IDataObject;
+				const filter = pairsToObject(extra.filter);
+				return {
+					method: 'POST',
+					path: `${ACCOUNT_PATH}/summary/${p.direction === 'both' ? '' : `${p.direction}/`}${encodeURIComponent(String(p.key).trim())}`,
+					body: compact({
+						date_start: plainDateTime(extra.dateStart),
+						limit: extra.maxResults,
+						sort: extra.sort,
+						filter: Object.keys(filter).length ? filter : undefined,
+					}),
+				};
+			},
+			output: wholesaleItems,
+		},
+	],
+};

@@ -1,0 +1,48 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { ApiResponse, ResourceSpec } from '../../shared/operation';
+import { wholesaleItems } from '../fields';
+
+/** Tools answer JSON or plain text (the format of explain may change): read either. */
+function textOrJson(response: ApiResponse): IDataObject[] {
+	const text = String(response.body ?? '');
+	try {
+		const parsed = JSON.parse(text) as unknown;
+		if (parsed && typeof parsed === 'object') return wholesaleItems({ ...response, body: parsed }) as IDataObject[];
+		return [{ value: parsed as string }];
+	} catch {
+		return [{ value: text.trim() }];
+	}
+}
+
+export const tool: ResourceSpec = {
+	value: 'tool',
+	name: 'Tool',
+	description: 'Diagnostics that need no account',
+	operations: [
+		{
+			value: 'explain',
+			name: 'Explain Request',
+			action: 'Explain a request',
+			description: 'Get the platform\'s human-readable report of the request it received, for debugging',
+			request: () => ({ method: 'GET', path: '/v3/tools/explain', accept: '*/*', responseType: 'text' }),
+			output: textOrJson,
+		},
+		{
+			value: 'myIp',
+			name: 'Get My IP',
+			action: 'Get my IP address as the platform sees it',
+			description: 'Get the external IP address of n8n as the platform sees it (for IP-authenticated trunks)',
+			request: () => ({ method: 'GET', path: '/v3/tools/myip', accept: '*/*', responseType: 'text' }),
+			output: textOrJson,
+		},
+		{
+			value: 'time',
+			name: 'Get Time',
+			action: 'Get the platform time',
+			description: 'Get the platform clock as a Unix timestamp and an RFC date',
+			request: () => ({ method: 'GET', path: '/v3/tools/time' }),
+			output: wholesaleItems,
+		},
+	],
+};

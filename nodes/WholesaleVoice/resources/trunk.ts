@@ -1,0 +1,165 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import type { RequestEnvironment, ResourceSpec } from '../../shared/operation';
+import { VOICE_PATH, asDisplayed, unwrap, wholesaleItems } from '../fields';
+import { validateTrunkDeletion, validateTrunkName, validateTrunkType, validateTrunkUpdate } from '../validation';
+
+const trunkField: INodeProperties = {
+	displayName: 'Trunk Name',
+	name: 'trunk',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'L002 or 123456-L002',
+	description: 'The trunk name; the account prefix ({ACCOUNT}-) is added when left out',
+};
+
+/** `{ACCOUNT}-{name}`: the account prefix added when the user typed only the name. */
+export function trunkName(value: unknown, environment: RequestEnvironment): string {
+	const text = String(value ?? '').trim();
+	const account = environment.variables.ACCOUNT ?? '';
+	return text.startsWith(`${account}-`) ? text : `${account}-${text}`;
+}
+
+function trunkPath(value: unknown, environment: RequestEnvironment): string {
+	return `${VOICE_PATH}/trunks/${encodeURIComponent(trunkName(value, environment))}`;
+}
+
+const LIMIT_CATEGORIES: Array<[string, string]> = [
+	['out', 'Outbound'],
+	['out_international', 'Outbound International'],
+	['out_international_hotspot', 'Outbound International Hotspot'],
+	['out_per_number', 'Outbound per Number'],
+	['in', 'Inbound'],
+];
+
+const SWITCHES: Array<[string, string, string]> = [
+	['enabled', 'Enabled', 'Whether the trunk is enabled at all; takes precedence over the inbound and outbound switches'],
+	['enable_in', 'Inbound Enabled', 'Whether inbound calls (SIP registration use) are enabled'],
+	['enabled_out', 'Outbound Enabled', 'Whether outbound calls are enabled'],
+];
+
+/** Every update option of the API: switches, concurrent limits (blank = no limit), rate limits `calls/duration`. */
+const updateOptions: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{ displayName: 'CLI Format', name: 'cli_format', type: 'string', default: '', description: 'CLI format for inbound calls, as the API names it' },
+		...SWITCHES.map(([name, displayName, description]): INodeProperties => ({ displayName, name, type: 'boolean', default: true, description })),
+		...LIMIT_CATEGORIES.map(([key, label]): INodeProperties => ({
+			displayName: `Concurrent Limit: ${label}`,
+			name: `limit_concurrent_${key}`,
+			type: 'string',
+			default: '',
+			placeholder: '10',
+			description: 'Most concurrent calls; leave empty for no limit',
+		})),
+		...LIMIT_CATEGORIES.filter(([key]) => key.startsWith('out')).map(([key, label]): INodeProperties => ({
+			displayName: `Rate Limit: ${label}`,
+			name: `limit_rate_${key}`,
+			type: 'string',
+			default: '',
+			placeholder: '5/10s',
+			description: 'Calls per duration: calls/12h, calls/10s or calls/1s, e.g. 5/10s; leave empty for no limit',
+		})),
+	],
+};
+
+/** What the API gets: switches as 1/0, limits as numbers, empty limits as null (no limit). */
+export function trunkUpdateBody(options: IDataObject): IDataObject {
+	const body: IDataObject = {};
+	for (const [key, value] of Object.entries(options)) {
+		if (typeof value === 'boolean') body[key] = value ? 1 : 0;
+		else if (key.startsWith('limit_concurrent_')) body[key] = String(value).trim() === '' ? null : Number(value);
+		else if (key.startsWith('limit_rate_')) body[key] = String(value).trim() === '' ? null : String(value).trim();
+		else body[key] = value;
+	}
+	return body;
+}
+
+const DISPLAY_NAMES: Record<string, string> = Object.fromEntries(
+	(updateOptions.options as INodeProperties[]).map((o) => [o.name, `Options > ${o.displayName}`]),
+);
+
+export const trunk: ResourceSpec = {
+	value: 'trunk',
+	name: 'Trunk',
+	description: 'SIP trunks: IP-authenticated or username and password',
+	operations: [
+		{
+			value: 'create',
+			name: 'Create',
+			action: 'Create a trunk',
+			description:
+				'Create a trunk, IP-authenticated or with a SIP username and password. The password of an auth trunk is in this output only: store it now.',
+			fields: [
+				trunkField,
+				{
+					displayName: 'Type',
+					name: 'type',
+					type: 'options',
+					default: 'auth',
+					options: [
+						{ name: 'Username and Password', value: 'auth', description: 'The SIP password is returned once, in the output of this operation' },
+						{ name: 'IP Address', value: 'IP', description: 'Calls are accepted from the account\'s IP addresses' },
+					],
+				},
+			],
+			validate: (p, env) => [...validateTrunkName('Trunk Name', trunkName(p.trunk, env), env.variables.ACCOUNT), ...validateTrunkType('Type', p.type)],
+			request: (p, env) => ({ method: 'PUT', path: trunkPath(p.trunk, env), body: { type: p.type } }),
+			output: (response, p) => {
+				const record = (unwrap(response.body) ?? {}) as IDataObject;
+				return { trunk: String(p.trunk).trim(), ...(typeof record === 'object' ? record : { value: record }) };
+			},
+		},
+		{
+			value: 'delete',
+			name: 'Delete',
+			action: 'Delete a trunk',
+			description: 'Delete a trunk; the default trunk {ACCOUNT}-L001 cannot be deleted',
+			fields: [trunkField],
+			validate: (p, env) => validateTrunkDeletion('Trunk Name', trunkName(p.trunk, env), env.variables.ACCOUNT),
+			request: (p, env) => ({ method: 'DELETE', path: trunkPath(p.trunk, env) }),
+			output: (response, p) => [{ ...(wholesaleItems(response)[0] as object), deleted: true, trunk: String(p.trunk).trim() }],
+		},
+		{
+			value: 'get',
+			name: 'Get',
+			action: 'Get a trunk',
+			description: 'Get one trunk: its type, switches and limits (never its password)',
+			fields: [trunkField],
+			validate: (p, env) => validateTrunkName('Trunk Name', trunkName(p.trunk, env), env.variables.ACCOUNT),
+			request: (p, env) => ({ method: 'GET', path: trunkPath(p.trunk, env) }),
+			output: wholesaleItems,
+		},
+		{
+			value: 'getAll',
+			name: 'Get Many',
+			action: 'Get many trunks',
+			description: 'List the active trunks of the account (a new trunk may take a moment to appear)',
+			paging: 'client',
+			request: () => ({ method: 'GET', path: `${VOICE_PATH}/trunks` }),
+			output: (response) => {
+				const body = unwrap(response.body);
+				return Array.isArray(body) ? (body as IDataObject[]) : [...Object.entries((body ?? {}) as IDataObject)].map(([name, value]) => (value && typeof value === 'object' ? { name, ...(value as IDataObject) } : { name, value: value as string }));
+			},
+		},
+		{
+			value: 'update',
+			name: 'Update',
+			action: 'Update a trunk',
+			description: 'Switch a trunk on or off, inbound or outbound, and set its concurrent and rate limits',
+			fields: [trunkField, updateOptions],
+			validate: (p, env) => [
+				...validateTrunkName('Trunk Name', trunkName(p.trunk, env), env.variables.ACCOUNT),
+				...asDisplayed(validateTrunkUpdate(trunkUpdateBody((p.options ?? {}) as IDataObject)), DISPLAY_NAMES),
+				...(Object.keys(p.options ?? {}).length ? [] : [{ field: 'Options', problem: 'no option was chosen', rule: 'add at least one option to change' }]),
+			],
+			request: (p, env) => ({ method: 'PUT', path: trunkPath(p.trunk, env), body: trunkUpdateBody((p.options ?? {}) as IDataObject) }),
+			output: wholesaleItems,
+		},
+	],
+};
