@@ -3,14 +3,16 @@ import type { ModuleFactory, RunningSandbox } from './core/server';
 import { startSandboxServer } from './core/server';
 import { IntelligenceSandbox, intelligenceModule } from './intelligence/module';
 import { PbxSandbox, pbxModule } from './pbx/module';
+import { WholesaleSandbox, wholesaleModule } from './wholesale/module';
 
 /** Every API the sandbox serves, on one port under the spec's own prefixes. */
-export const MODULES: ModuleFactory[] = [pbxModule, convaiModule, intelligenceModule];
+export const MODULES: ModuleFactory[] = [pbxModule, convaiModule, intelligenceModule, wholesaleModule];
 
 export interface Sandbox extends RunningSandbox {
 	pbx: PbxSandbox;
 	convai: ConvaiSandbox;
 	intelligence: IntelligenceSandbox;
+	wholesale: WholesaleSandbox;
 }
 
 export async function startSandbox(options: { port?: number; host?: string } = {}): Promise<Sandbox> {
@@ -19,5 +21,6 @@ export async function startSandbox(options: { port?: number; host?: string } = {
 		pbx: running.modules.pbx as PbxSandbox,
 		convai: running.modules.convai as ConvaiSandbox,
 		intelligence: running.modules.intelligence as IntelligenceSandbox,
+		wholesale: running.modules.wholesale as WholesaleSandbox,
 	});
 }

@@ -825,8 +825,9 @@ export class PbxSandbox implements SandboxModule {
 			const customerId = body.customerId ?? '1001';
 			const event = body.event ?? 'incomingcall';
 			let delivered = 0;
+			// `sentAt` (epoch ms with fractions) lets a benchmark measure the latency to its emit.
 			const emit = (i: number) =>
-				(delivered += this.publish(customerId, event, { ...(body.values ?? {}), seq: i }));
+				(delivered += this.publish(customerId, event, { ...(body.values ?? {}), seq: i, sentAt: performance.timeOrigin + performance.now() }));
 			if (!body.ratePerSecond) {
 				for (let i = 0; i < count; i++) emit(i);
 				send(res, 200, { published: count, delivered });
@@ -856,9 +857,10 @@ export class PbxSandbox implements SandboxModule {
 			send(res, 200, this.settings);
 		});
 		r.add('POST', '/phonebook/bulk', (req, res) => {
-			const body = input(req) as { customerId?: string; count?: number };
+			const body = input(req) as { customerId?: string; count?: number; replace?: boolean };
 			const customerId = body.customerId ?? '1001';
 			const count = Math.min(body.count ?? 100, 100_000);
+			if (body.replace) this.data.phonebook = this.data.phonebook.filter((e) => e.customerId !== customerId);
 			for (let i = 0; i < count; i++) {
 				this.data.phonebook.push({
 					id: this.nextId('phonebook', this.data.phonebook),
