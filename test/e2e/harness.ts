@@ -288,6 +288,41 @@ export function nodeResult(run: N8nRun, nodeName: string, options: { runIndex?: 
 	};
 }
 
+/** An execution as `GET /rest/executions` lists it. */
+export interface ExecutionSummary {
+	id: string;
+	status?: string;
+	finished?: boolean;
+	mode?: string;
+	startedAt?: string;
+	stoppedAt?: string | null;
+	workflowId?: string;
+	[k: string]: unknown;
+}
+
+/**
+ * The inverse of the `flatted` serialisation n8n uses for run data in its REST answers: a JSON
+ * array whose first element is the root, where every string inside an object or array is the
+ * index of another element (strings themselves included), so shared and circular references
+ * survive. A few lines instead of a dependency.
+ */
+export function unflatten(text: string): unknown {
+	const input = JSON.parse(text) as unknown[];
+	const built = new Map<number, unknown>();
+	const resolve = (index: number): unknown => {
+		const value = input[index];
+		if (typeof value !== 'object' || value === null) return value;
+		if (built.has(index)) return built.get(index);
+		const out: Record<string, unknown> | unknown[] = Array.isArray(value) ? [] : {};
+		built.set(index, out);
+		for (const [key, entry] of Object.entries(value)) {
+			(out as Record<string, unknown>)[key] = typeof entry === 'string' ? resolve(Number(entry)) : entry;
+		}
+		return out;
+	};
+	return resolve(0);
+}
+
 /** The run's error (the failing node's error), if the run failed. */
 export function runError(run: N8nRun): N8nNodeError | undefined {
 	return run.data?.resultData?.error;
@@ -734,6 +769,25 @@ export class N8nInstance {
 	}
 
 	/**
+	 * `n8n import:workflow` of several workflows in one command (one n8n boot instead of one per
+	 * workflow); returns their ids in order. Same defaults as `importWorkflow`.
+	 */
+	async importWorkflows(workflows: Array<Record<string, unknown>>): Promise<string[]> {
+		const list = workflows.map((workflow) => {
+			const wf: Record<string, unknown> = { ...workflow };
+			if (typeof wf.id !== 'string' || wf.id === '') wf.id = newWorkflowId();
+			wf.name ??= `e2e ${wf.id}`;
+			wf.connections ??= {};
+			wf.settings ??= {};
+			wf.active = false;
+			return wf;
+		});
+		const file = this.writeInput('workflows', list);
+		await this.cliOk(['import:workflow', `--input=${file}`]);
+		return list.map((wf) => wf.id as string);
+	}
+
+	/**
 	 * `n8n execute --id <id> --rawOutput`: the run n8n printed, whether the workflow succeeded
 	 * or failed (see `runError`, `nodeResult`). Throws when n8n printed no run (it crashed, the
 	 * workflow does not exist, …). Runs in its own process, beside a started server or not.
@@ -877,6 +931,65 @@ export class N8nInstance {
 	}
 
 	// --- REST -----------------------------------------------------------------------------
+
+	/**
+	 * Activates (2.x: publishes) a workflow in the running server through the REST API, as the
+	 * editor's toggle does: its triggers start at once, and an activation error (a trigger that
+	 * cannot reach its service, a webhook the service refuses) is thrown with n8n's message.
+	 * Needs a session (`setupOwner()`). Both 1.123 and 2.x take `POST /rest/workflows/:id/activate`
+	 * with the current `versionId`.
+	 */
+	async activateNow(workflowId: string): Promise<void> {
+		const { versionId } = await this.rest.get<{ versionId: string }>(`/rest/workflows/${workflowId}`);
+		const res = await this.rest.request('POST', `/rest/workflows/${workflowId}/activate`, { versionId });
+		if (res.status < 200 || res.status >= 300) {
+			throw new Error(`activating workflow ${workflowId} answered ${res.status}: ${JSON.stringify(res.body)}\n--- n8n logs\n${tail(this.logs(), 3000)}`);
+		}
+	}
+
+	/** Deactivates (2.x: unpublishes) a workflow in the running server (REST, like `activateNow`). */
+	async deactivateNow(workflowId: string): Promise<void> {
+		await this.rest.post(`/rest/workflows/${workflowId}/deactivate`, {});
+	}
+
+	/** The executions of a workflow, newest first (REST; summaries without run data). */
+	async executions(workflowId: string): Promise<ExecutionSummary[]> {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+		const page = await this.rest.get<{ results: ExecutionSummary[] } | ExecutionSummary[]>(`/rest/executions?filter=${filter}&limit=250`);
+		const list = Array.isArray(page) ? page : page.results;
+		return [...list].sort((a, b) => Number(b.id) - Number(a.id));
+	}
+
+	/** One finished execution with its run data, shaped like `execute()`'s run (REST). */
+	async execution(executionId: string): Promise<N8nRun> {
+		const found = await this.rest.get<{ id: string; status?: string; finished?: boolean; mode?: string; data: string | N8nRun['data'] }>(
+			`/rest/executions/${executionId}`,
+		);
+		const data = typeof found.data === 'string' ? (unflatten(found.data) as N8nRun['data']) : found.data;
+		return { ...found, data } as N8nRun;
+	}
+
+	/**
+	 * Waits until a workflow has `count` executions that are no longer running (a trigger fired
+	 * and the run ended), and returns those runs, oldest first.
+	 */
+	async waitForExecutions(workflowId: string, count = 1, options: { timeoutMs?: number; since?: string } = {}): Promise<N8nRun[]> {
+		const { timeoutMs = 30_000, since } = options;
+		const deadline = Date.now() + timeoutMs;
+		let seen: ExecutionSummary[] = [];
+		for (;;) {
+			seen = (await this.executions(workflowId)).filter((e) => since === undefined || Number(e.id) > Number(since));
+			const done = seen.filter((e) => !['new', 'running', 'waiting'].includes(String(e.status)) && (e.finished !== undefined || e.stoppedAt));
+			if (done.length >= count) {
+				const ids = done.map((e) => e.id).sort((a, b) => Number(a) - Number(b)).slice(0, count);
+				return await Promise.all(ids.map((id) => this.execution(id)));
+			}
+			if (Date.now() > deadline) {
+				throw new Error(`workflow ${workflowId}: ${done.length} of ${count} executions finished within ${timeoutMs} ms (${JSON.stringify(seen.map((e) => [e.id, e.status]))})\n--- n8n logs\n${tail(this.logs(), 4000)}`);
+			}
+			await sleep(250);
+		}
+	}
 
 	/** A REST client without a session (for /rest/settings, /healthz, …). */
 	client(): RestClient {
