@@ -63,3 +63,12 @@ export function report(title: string, figures: Array<{ name: string; value: numb
 		process.stdout.write(`  ${f.name.padEnd(46)} ${value} ${f.unit}${target}\n`);
 	}
 }
+
+/**
+ * Loads a node module by its `.ts` file. tsx resolves an extensionless `X.node` to the codex
+ * file `X.node.json` that sits beside it, so benchmarks name the source file explicitly.
+ */
+export function nodeModule<T>(relativePath: string): T {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	return require(join(__dirname, '..', `${relativePath}.ts`)) as T;
+}

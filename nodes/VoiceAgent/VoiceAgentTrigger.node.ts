@@ -88,7 +88,9 @@ export class VoiceAgentTrigger implements INodeType {
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode:
-					'={{$parameter["event"] === "conversation.initiating" && $parameter["responseMode"] === "responseNode" ? "responseNode" : "onReceived"}}',
+					'={{$parameter["event"] !== "conversation.initiating" ? "onReceived" : $parameter["responseMode"] === "lastNode" ? "lastNode" : $parameter["responseMode"] === "responseNode" ? "responseNode" : "onReceived"}}',
+				// With "When Last Node Finishes", the answer is the JSON of the last node's first item.
+				responseData: 'firstEntryJson',
 				path: 'voice-agent',
 			},
 		],
@@ -147,16 +149,29 @@ export class VoiceAgentTrigger implements INodeType {
 						description: 'Answer at once with the dynamic variables and overrides below',
 					},
 					{
-						name: "Using 'Respond to Webhook' Node",
-						value: 'responseNode',
+						name: 'When Last Node Finishes',
+						value: 'lastNode',
 						description:
-							'The workflow looks things up and answers with a Respond to Webhook node; it must finish within the timeout',
+							'The workflow looks things up; the first item of its last node is the answer, e.g. {"dynamic_variables": {...}} from a Set node',
+					},
+					{
+						name: "Using 'Respond to Webhook' Node (Version 1)",
+						value: 'responseNode',
+						description: 'Answer with a Respond to Webhook node at version 1; later versions accept only n8n\'s own Webhook trigger',
 					},
 				],
 			},
 			{
 				displayName:
-					'Answer with a Respond to Webhook node, body e.g. {"dynamic_variables": {"customer_name": "…"}}. If it takes longer than the timeout, the agent starts with its defaults.',
+					'End the workflow with a node whose first item is the answer, e.g. a Set node producing {"dynamic_variables": {"customer_name": "…"}}. If the workflow takes longer than the timeout, the agent starts with its defaults.',
+				name: 'lastNodeNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { event: ['conversation.initiating'], responseMode: ['lastNode'] } },
+			},
+			{
+				displayName:
+					'Respond to Webhook from version 1.1 on refuses triggers other than n8n\'s own Webhook node: keep it at version 1 (e.g. copy it from the recipe), or use "When Last Node Finishes". Body e.g. {"dynamic_variables": {"customer_name": "…"}}.',
 				name: 'responseNodeNotice',
 				type: 'notice',
 				default: '',
@@ -297,7 +312,7 @@ export class VoiceAgentTrigger implements INodeType {
 		if (event !== 'conversation.initiating') return { webhookResponse: {}, workflowData };
 
 		const mode = this.getNodeParameter('responseMode', 'immediately') as string;
-		if (mode === 'responseNode') return { workflowData };
+		if (mode === 'responseNode' || mode === 'lastNode') return { workflowData };
 		if (mode === 'withValues') {
 			const dynamicVariables = pairsToObject(this.getNodeParameter('dynamicVariables', {}));
 			const override = configOverride(this);

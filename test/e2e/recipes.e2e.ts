@@ -29,30 +29,30 @@ const ID = {
 	postCall: 'tpPostCallSms001',
 	liveAnalysis: 'tpLiveAnalysis01',
 	inboundSms: 'e2eInboundSms001',
-	respondV15: 'e2eRespondV15001',
+	lastNode: 'e2eLastNodeAnsw01',
 };
 
 /**
- * Not a recipe: the pre-call answer built the way the editor builds it today, with the Respond
- * to Webhook node's current version (1.5), for another agent (one webhook per event and scope).
+ * Not a recipe: the pre-call answer with "When Last Node Finishes" (the recommended mode; a Set
+ * node shapes the answer), for another agent (one webhook per event and scope).
  */
-function respondV15Workflow(): Record<string, unknown> {
+function lastNodeWorkflow(): Record<string, unknown> {
 	return {
-		id: ID.respondV15,
-		name: 'e2e: Voice Agent Trigger + Respond to Webhook 1.5',
+		id: ID.lastNode,
+		name: 'e2e: Voice Agent Trigger answered by its last node',
 		nodes: [
 			{
 				id: 'rv1', name: 'Call is starting', type: `${PKG}.voiceAgentTrigger`, typeVersion: 1, position: [0, 0],
 				webhookId: '7e1f2a3b-4c5d-4e6f-8a9b-0c1d2e3f4a5b',
-				parameters: { event: 'conversation.initiating', agentId: OTHER_AGENT, timeoutMs: 5000, responseMode: 'responseNode' },
+				parameters: { event: 'conversation.initiating', agentId: OTHER_AGENT, timeoutMs: 5000, responseMode: 'lastNode' },
 				credentials: { platformApiKeyApi: { id: 'sandboxKeyCred01', name: 'Sandbox Platform API Key' } },
 			},
 			{
-				id: 'rv2', name: 'Respond to Webhook', type: 'n8n-nodes-base.respondToWebhook', typeVersion: 1.5, position: [240, 0],
-				parameters: { respondWith: 'json', responseBody: '{"dynamic_variables": {"greeting": "hello from 1.5"}}', options: {} },
+				id: 'rv2', name: 'Answer', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [240, 0],
+				parameters: { mode: 'raw', jsonOutput: '={{ JSON.stringify({ dynamic_variables: { greeting: "hello from the last node", conversation: $json.conversation_id } }) }}', options: {} },
 			},
 		],
-		connections: { 'Call is starting': { main: [[{ node: 'Respond to Webhook', type: 'main', index: 0 }]] } },
+		connections: { 'Call is starting': { main: [[{ node: 'Answer', type: 'main', index: 0 }]] } },
 		settings: { executionOrder: 'v1' },
 	};
 }
@@ -124,7 +124,7 @@ describe(`the recipes in a real n8n with active triggers (target ${process.env.T
 		const workflows = exampleFiles().map(loadExample);
 		// The test's copy polls every second (the recipe: every minute).
 		nodeNamed(workflows.find((w) => w.id === ID.missedCall)!, 'Missed call').parameters.pollIntervalSeconds = 1;
-		await n8n.importWorkflows([...workflows, inboundSmsWorkflow(), respondV15Workflow()]);
+		await n8n.importWorkflows([...workflows, inboundSmsWorkflow(), lastNodeWorkflow()]);
 		const t1 = Date.now();
 		await n8n.start();
 		const t2 = Date.now();
@@ -345,21 +345,14 @@ describe(`the recipes in a real n8n with active triggers (target ${process.env.T
 		expect(sent).toHaveLength(2);
 	});
 
-	// KNOWN BUG (reported, not fixed here): the trigger's "Using 'Respond to Webhook' Node" mode
-	// works only with Respond to Webhook version 1 (the recipe uses it). From 1.1 on (the editor
-	// adds 1.5) that node refuses any parent that is not n8n's Webhook, Form, Chat or Wait node:
-	// the run fails with "No Webhook node found in the workflow", n8n answers the delivery with an
-	// error, the service retries and the agent starts without the variables. `test.failing`
-	// passes while the bug is there; when it is fixed, it fails: make it a plain `test`.
-	test.failing('KNOWN BUG: Voice Agent Trigger answered by Respond to Webhook 1.5 gives the agent its dynamic variables', async () => {
+	test('"When Last Node Finishes": the agent gets the last node\'s first item as its answer, within the timeout', async () => {
 		const answer = await admin.post('/convai/conversations', { agent_id: OTHER_AGENT, completed: false });
 		const delivery = answer.deliveries?.[0];
-		const [run] = await n8n.waitForExecutions(ID.respondV15, 1).catch(() => [undefined]);
-		console.log(
-			`Respond to Webhook 1.5: delivery ${delivery?.outcome}, attempts ${JSON.stringify(delivery?.attempts?.map((a: any) => a.status ?? a.error))}, ` +
-				`answer ${JSON.stringify(delivery?.response?.body)}; the run: ${run ? `${run.status}, ${runError(run)?.message}` : 'none'}`,
-		);
-		expect(answer.dynamic_variables).toEqual({ greeting: 'hello from 1.5' });
+		const [run] = await n8n.waitForExecutions(ID.lastNode, 1);
+		expect(run.status).toBe('success');
+		expect(delivery).toMatchObject({ outcome: 'delivered', response: { status: 200 } });
+		expect(delivery.response.elapsedMs).toBeLessThan(5000);
+		expect(answer.dynamic_variables).toEqual({ greeting: 'hello from the last node', conversation: answer.conversation_id });
 	});
 
 	test('deactivation stops the triggers: the agent webhook is deleted at the service, the live stream closed', async () => {

@@ -1,0 +1,78 @@
+/**
+ * Hosted PBX live events end to end: the sandbox (its own process) writes events to /stream,
+ * the Hosted PBX Trigger (inside n8n's own TriggerContext) parses and emits them.
+ * - throughput: a burst of 100,000 events, events/s from the first emit to the last, and loss;
+ * - latency: 10,000 events at 1,000/s, time from the sandbox writing an event to its emit (p50, p99).
+ * Run: npm run bench -- pbx-stream-e2e
+ */
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { contexts } from '../test/harness/n8n';
+import { nodeModule, now, percentile, report, startSandboxProcess } from './lib';
+
+const { HostedPbxTrigger } = nodeModule<typeof import('../nodes/HostedPbx/HostedPbxTrigger.node')>('nodes/HostedPbx/HostedPbxTrigger.node');
+
+async function main(): Promise<void> {
+	const sandbox = await startSandboxProcess();
+	const received: IDataObject[] = [];
+	const arrival: number[] = [];
+	const { trigger } = contexts({
+		node: new HostedPbxTrigger(),
+		parameters: { source: 'live', events: ['incomingcall'] },
+		credentials: { hostedPbxApi: { baseUrl: `${sandbox.url}/api/v1`, username: 'acme.admin', password: 'acme-admin-secret' } },
+	});
+	const context = trigger(
+		(data: INodeExecutionData[][]) => {
+			const t = now();
+			for (const item of data[0]) {
+				received.push(item.json);
+				arrival.push(t);
+			}
+		},
+		(error) => {
+			throw error;
+		},
+	);
+	context.logger.info = () => undefined;
+	const response = await new HostedPbxTrigger().trigger.call(context);
+	while (((await sandbox.admin('/pbx/streams', undefined, 'GET')) as unknown[]).length === 0) await new Promise((r) => setTimeout(r, 20));
+
+	const waitFor = async (count: number, timeoutMs: number) => {
+		const deadline = Date.now() + timeoutMs;
+		while (received.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+	};
+
+	// Throughput: one burst.
+	const burst = 100_000;
+	await sandbox.admin('/pbx/events', { count: burst, event: 'incomingcall', values: { callerIdNumber: '+447700900123', callerIdName: 'Bench Caller', endpoint: `${sandbox.url}/api/v1/customers/1001/endpoints/201` } });
+	await waitFor(burst, 60_000);
+	const got = received.length;
+	const seqs = new Set(received.map((e) => e.seq));
+	const seconds = (arrival[got - 1] - arrival[0]) / 1000;
+	const throughput = got / Math.max(seconds, 1e-9);
+
+	// Latency at a steady rate.
+	received.length = 0;
+	arrival.length = 0;
+	const paced = 10_000;
+	await sandbox.admin('/pbx/events', { count: paced, ratePerSecond: 1000, event: 'incomingcall', values: { callerIdNumber: '+447700900124', callerIdName: 'Paced', endpoint: 'x' } });
+	await waitFor(paced, 30_000);
+	const latencies = received.map((e, i) => arrival[i] - Number(e.sentAt));
+
+	await response.closeFunction?.();
+	await sandbox.stop();
+	report('Hosted PBX stream end to end (sandbox process -> trigger emit)', [
+		{ name: `burst of ${burst}: events received`, value: got, unit: '' },
+		{ name: 'lost or duplicated', value: burst - seqs.size + (got - seqs.size), unit: 'events', target: '0', met: seqs.size === burst && got === burst },
+		{ name: 'throughput', value: throughput, unit: 'events/s', target: '>= 20,000/s', met: throughput >= 20_000 },
+		{ name: `${paced} at 1,000/s: received`, value: received.length, unit: '' },
+		{ name: 'latency p50', value: percentile(latencies, 50), unit: 'ms' },
+		{ name: 'latency p99', value: percentile(latencies, 99), unit: 'ms', target: '<= 10 ms', met: percentile(latencies, 99) <= 10 },
+	]);
+	process.exit(0);
+}
+
+main().catch((error) => {
+	process.stderr.write(`${(error as Error).stack}\n`);
+	process.exit(1);
+});
