@@ -1,0 +1,329 @@
+/**
+ * Wholesale Voice node, part 1: tools, account, invoices, prepay, rates, reports, summary,
+ * notifications, voice, CDRs and trunks, against the sandbox.
+ */
+import { createHash } from 'node:crypto';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import { wholesaleVoiceResources } from '../../../nodes/WholesaleVoice/WholesaleVoice.node';
+import type { Sandbox } from '../../../sandbox';
+import { startSandbox } from '../../../sandbox';
+import { expectRefused, runWholesale } from './wholesaleKit';
+
+let sandbox: Sandbox;
+beforeAll(async () => (sandbox = await startSandbox()));
+afterAll(async () => await sandbox.close());
+beforeEach(() => sandbox.reset());
+
+const PART_ONE = ['tool', 'account', 'invoice', 'prepay', 'rate', 'report', 'summary', 'notification', 'voice', 'trunk'];
+const covered = new Set<string>();
+const op = (resource: string, operation: string) => {
+	covered.add(`${resource}.${operation}`);
+	return { resource, operation };
+};
+afterAll(() => {
+	const all = wholesaleVoiceResources.filter((r) => PART_ONE.includes(r.value)).flatMap((r) => r.operations.map((o) => `${r.value}.${o.value}`));
+	expect(all.filter((name) => !covered.has(name))).toEqual([]);
+});
+
+async function admin(path: string, body?: unknown) {
+	const response = await fetch(`${sandbox.url}/_sandbox/wholesale${path}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(body ?? {}),
+	});
+	return (await response.json()) as IDataObject;
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+describe('Tools and account', () => {
+	test('my IP, time, explain', async () => {
+		const ip = await runWholesale(sandbox, op('tool', 'myIp'));
+		expect(ip.requests[0]).toMatchObject({ method: 'GET', path: '/v3/tools/myip' });
+		expect(ip.json[0]).toEqual({ ip: '127.0.0.1' });
+		const time = await runWholesale(sandbox, op('tool', 'time'));
+		expect(time.json[0]).toMatchObject({ timestamp: expect.any(Number), rfc: expect.any(String) });
+		const explain = await runWholesale(sandbox, op('tool', 'explain'));
+		expect(explain.requests[0].path).toBe('/v3/tools/explain');
+		expect(explain.json).toHaveLength(1);
+	});
+
+	test('get the account type; developer -> startup is sent, other types are refused before sending', async () => {
+		const type = await runWholesale(sandbox, op('account', 'getType'));
+		expect(type.requests[0].path).toBe('/v3/accounts/123456/type');
+		expect(type.json[0]).toMatchObject({ account_type: 'developer', channel_limit: expect.any(Number) });
+		const set = await runWholesale(sandbox, { ...op('account', 'setType'), accountType: 'startup' });
+		expect(set.requests[0]).toMatchObject({ method: 'PUT', body: { account_type: 'startup' } });
+		expect(set.error).toBeUndefined();
+		expectRefused(await runWholesale(sandbox, { resource: 'account', operation: 'setType', accountType: 'managed_interconnect' }), 'Account Type');
+	});
+});
+
+describe('Invoices and prepay', () => {
+	test('invoices: get many unwraps the list; download gives the PDF', async () => {
+		const all = await runWholesale(sandbox, { ...op('invoice', 'getAll'), status: 'all', returnAll: true });
+		expect(all.requests[0].path).toBe('/v3/accounts/123456/credit/invoices/all');
+		expect(all.json.length).toBeGreaterThan(1);
+		expect(all.json[0]).toMatchObject({ InvoiceNumber: expect.any(String), AmountDue: expect.any(String), TotalDue: expect.any(Object) });
+		const limited = await runWholesale(sandbox, { resource: 'invoice', operation: 'getAll', status: 'all', returnAll: false, limit: 1 });
+		expect(limited.json).toHaveLength(1);
+
+		const number = String(all.json[0].InvoiceNumber);
+		const pdf = await runWholesale(sandbox, { ...op('invoice', 'download'), invoiceNumber: number, binaryPropertyName: 'invoice' });
+		expect(pdf.requests[0].path).toBe(`/v3/accounts/123456/credit/invoices/${number}.pdf`);
+		const bytes = pdf.binary(0, 'invoice');
+		expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+		expect(bytes.toString('latin1')).toMatch(/%%EOF\s*$/);
+		expect(pdf.items[0].binary?.invoice).toMatchObject({ mimeType: 'application/pdf', fileName: `invoice-${number}.pdf` });
+	});
+
+	test('balance, alert, lock: reads and writes', async () => {
+		expect((await runWholesale(sandbox, op('prepay', 'getBalance'))).json[0]).toMatchObject({ balance: expect.any(String), currency: 'GBP' });
+		const alert = await runWholesale(sandbox, { ...op('prepay', 'setBalanceAlert'), alertBalance: 25 });
+		expect(alert.requests[0]).toMatchObject({ method: 'PUT', path: '/v3/accounts/123456/prepay/balance/alert', body: { alert_balance: 25 } });
+		expect((await runWholesale(sandbox, op('prepay', 'getBalanceAlert'))).json[0]).toMatchObject({ alert_balance: 25 });
+		const lock = await runWholesale(sandbox, { ...op('prepay', 'setLockedBalance'), balance: 10 });
+		expect(lock.requests[0].body).toEqual({ balance: 10 });
+		expect((await runWholesale(sandbox, op('prepay', 'getLockedBalance'))).json[0]).toMatchObject({ locked: 10 });
+		const unlock = await runWholesale(sandbox, op('prepay', 'removeLockedBalance'));
+		expect(unlock.requests[0].method).toBe('DELETE');
+		expectRefused(await runWholesale(sandbox, { resource: 'prepay', operation: 'setBalanceAlert', alertBalance: -5 }), 'Alert Balance');
+	});
+
+	test('prepayments and transfers: all or latest', async () => {
+		const latest = await runWholesale(sandbox, { ...op('prepay', 'getPrepayments'), which: 'latest/10' });
+		expect(latest.requests[0].path).toBe('/v3/accounts/123456/prepay/prepayments/latest/10');
+		expect(latest.json).toHaveLength(10);
+		const transfers = await runWholesale(sandbox, { ...op('prepay', 'getTransfers'), which: 'all' });
+		expect(transfers.json.length).toBeGreaterThan(0);
+	});
+
+	test('prepay summary report: requested, waited for, collected once, rows out', async () => {
+		await admin('/settings', { reportReadyMs: 300 });
+		const run = await runWholesale(sandbox, { ...op('prepay', 'requestSummary'), fromDate: today(), toDate: today(), waitForResult: true, maxWaitSeconds: 30, callback: '' });
+		expect(run.error).toBeUndefined();
+		expect(run.requests[0]).toMatchObject({ method: 'POST', path: '/v3/accounts/123456/prepay/summary', body: { from_date: today(), to_date: today() } });
+		expect(run.requests.filter((r) => r.path.startsWith('/v3/files/') && r.status === 200)).toHaveLength(1);
+		expect(run.json[0]).toMatchObject({ date: today(), closing_balance: expect.anything() });
+	});
+});
+
+describe('Rates', () => {
+	test('tariffs, rate card as file and rows, destination rate', async () => {
+		const tariffs = await runWholesale(sandbox, op('rate', 'getTariffs'));
+		expect(tariffs.json[0]).toMatchObject({ description: expect.any(String), url: expect.any(String) });
+		const card = await runWholesale(sandbox, { ...op('rate', 'getRateCard'), deck: 'default', output: 'both', binaryPropertyName: 'data' });
+		expect(card.requests[0]).toMatchObject({ path: '/v3/accounts/123456/rates/csv/default', headers: expect.objectContaining({ accept: 'text/csv' }) });
+		expect(card.items[0].binary?.data).toMatchObject({ mimeType: 'text/csv', fileName: 'rate-card-default.csv' });
+		expect(card.binary().toString().split('\n')[0]).toMatch(/^Effective: /);
+		const rows = card.json.slice(1);
+		expect(rows.length).toBeGreaterThan(50);
+		expect(rows.some((r) => String(r.location).includes(','))).toBe(true);
+		expect(rows[0]).toMatchObject({ prefix: expect.any(String), day: expect.any(String), effective: card.json[0].effective });
+		const rate = await runWholesale(sandbox, { ...op('rate', 'getDestinationRate'), number: '+44 7700 900123' });
+		expect(rate.requests[0].path).toBe('/v3/accounts/123456/rate/447700900123');
+		expect(rate.json[0]).toMatchObject({ desc: expect.any(String), rates: expect.any(Object) });
+		expectRefused(await runWholesale(sandbox, { resource: 'rate', operation: 'getDestinationRate', number: 'abc' }), 'Number');
+	});
+});
+
+describe('Reports and summary', () => {
+	test('voice CDR report of a day: 204 while running, then collected exactly once', async () => {
+		await admin('/settings', { reportReadyMs: 2500 });
+		const run = await runWholesale(sandbox, { ...op('report', 'request'), reportType: 'voiceCdrDay', date: today(), waitForResult: true, maxWaitSeconds: 30, includeRawFile: true, binaryPropertyName: 'file', callback: '' });
+		expect(run.error).toBeUndefined();
+		const files = run.requests.filter((r) => r.path.startsWith('/v3/files/'));
+		expect(files.slice(0, -1).every((r) => r.status === 204)).toBe(true);
+		expect(files.at(-1)?.status).toBe(200);
+		expect(files.filter((r) => r.status === 200)).toHaveLength(1);
+		expect(run.json.length).toBeGreaterThan(0);
+		expect(run.json[0]).toMatchObject({ call_id: expect.any(String), secs_billed: expect.any(Number) });
+		expect(run.items[0].binary?.file.mimeType).toMatch(/json/);
+		const hash = files[0].path.split('/').pop()!;
+		const again = await runWholesale(sandbox, { ...op('report', 'getFile'), hash, includeRawFile: false });
+		expect(again.error?.message).toMatch(new RegExp(`Report file ${hash} is gone: it was already collected`));
+	});
+
+	test('identical requests while uncollected share one report; waiting off outputs the handle', async () => {
+		await admin('/settings', { reportReadyMs: 60_000 });
+		const first = await runWholesale(sandbox, { resource: 'report', operation: 'request', reportType: 'voiceCdrLatest', latest: '100', waitForResult: false, callback: '' });
+		const second = await runWholesale(sandbox, { resource: 'report', operation: 'request', reportType: 'voiceCdrLatest', latest: '100', waitForResult: false, callback: '' });
+		expect(first.requests[0].path).toBe('/v3/accounts/123456/reports/voice/cdr/latest/100');
+		expect(first.json[0]).toMatchObject({ hash: expect.stringMatching(/^[0-9a-f]{32}$/), link: expect.stringMatching(/^\/v3\/files\/123456\//) });
+		expect(second.json[0].hash).toBe(first.json[0].hash);
+		const notYet = await runWholesale(sandbox, { resource: 'report', operation: 'getFile', hash: String(first.json[0].hash) });
+		expect(notYet.json[0]).toMatchObject({ ready: false });
+	});
+
+	test('a file whose rows cannot be read still reaches the output, as the raw file', async () => {
+		await admin('/settings', { reportReadyMs: 200 });
+		await admin('/reports/next', { malformed: true });
+		const run = await runWholesale(sandbox, { resource: 'report', operation: 'request', reportType: 'smsCdrDay', date: today(), waitForResult: true, maxWaitSeconds: 20, callback: '' });
+		expect(run.error).toBeUndefined();
+		expect(run.json[0]).toMatchObject({ collected: true, rows: null, parseError: expect.stringMatching(/could not be read/) });
+		expect(run.binary().length).toBeGreaterThan(0);
+	});
+
+	test('not ready within the wait: a clear error with the hash to collect it later', async () => {
+		await admin('/settings', { reportReadyMs: 60_000 });
+		const run = await runWholesale(sandbox, { resource: 'report', operation: 'request', reportType: 'voiceSummaryIn', date: today(), waitForResult: true, maxWaitSeconds: 5, callback: '' });
+		expect(run.error?.message).toMatch(/^Report [0-9a-f]{32} was not ready within 5 s$/);
+		expect(run.error?.description).toMatch(/Report > Get File with hash/);
+	});
+
+	test('list uncollected files', async () => {
+		await admin('/settings', { reportReadyMs: 0 });
+		await runWholesale(sandbox, { resource: 'report', operation: 'request', reportType: 'voiceSummaryOut', date: today(), waitForResult: false, callback: '' });
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		const files = await runWholesale(sandbox, op('report', 'listFiles'));
+		expect(files.json[0]).toMatchObject({ hash: expect.stringMatching(/^[0-9a-f]{32}$/), content_type: expect.any(String) });
+	});
+
+	test('report dates out of range and latest-N are checked before sending', async () => {
+		expectRefused(await runWholesale(sandbox, { resource: 'report', operation: 'request', reportType: 'voiceCdrDay', date: '2020-01-01', waitForResult: false }), 'Date');
+		expectRefused(await runWholesale(sandbox, { resource: 'report', operation: 'request', reportType: 'smsCdrLatest', latest: '50', waitForResult: false }), 'Latest');
+	});
+
+	test('inline summary: direction and key in the path, parameters as a JSON body', async () => {
+		const run = await runWholesale(sandbox, {
+			...op('summary', 'get'),
+			direction: 'out',
+			key: 'destination',
+			additionalFields: { maxResults: 5, sort: 'calls', filter: { pairs: [{ name: 'toISO', value: 'GB' }] } },
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.requests[0]).toMatchObject({ method: 'POST', path: '/v3/accounts/123456/summary/out/destination', body: { limit: 5, sort: 'calls', filter: { toISO: 'GB' } } });
+		expect(run.json.length).toBeLessThanOrEqual(5);
+	});
+});
+
+describe('Notifications', () => {
+	test('types, recipients, add and remove (md5 of the address), history', async () => {
+		expect((await runWholesale(sandbox, op('notification', 'getAll'))).error).toBeUndefined();
+		const types = await runWholesale(sandbox, op('notification', 'getAvailableTypes'));
+		expect(types.json.length).toBeGreaterThan(0);
+		const added = await runWholesale(sandbox, { ...op('notification', 'addRecipient'), type: 'low_balance', method: 'email', destination: 'finance@acme.example' });
+		expect(added.requests[0]).toMatchObject({ method: 'POST', path: '/v3/accounts/123456/notifications/low_balance/email', body: { destination: 'finance@acme.example' } });
+		const hash = createHash('md5').update('finance@acme.example').digest('hex');
+		expect(added.json[0].hash).toBe(hash);
+		const recipients = await runWholesale(sandbox, { ...op('notification', 'getRecipients'), type: 'low_balance' });
+		expect(JSON.stringify(recipients.json)).toContain('finance@acme.example');
+		const removed = await runWholesale(sandbox, { ...op('notification', 'removeRecipient'), type: 'low_balance', method: 'email', destination: 'finance@acme.example' });
+		expect(removed.requests[0]).toMatchObject({ method: 'DELETE', path: `/v3/accounts/123456/notifications/low_balance/email/${hash}` });
+		const all = await runWholesale(sandbox, { ...op('notification', 'removeAll'), type: 'trunk' });
+		expect(all.requests[0]).toMatchObject({ method: 'DELETE', path: '/v3/accounts/123456/notifications/trunk' });
+		const history = await runWholesale(sandbox, { ...op('notification', 'getHistory'), filters: { class: 'billing' } });
+		expect(history.requests[0].query).toMatchObject({ class: 'billing' });
+		expect(JSON.stringify(history.json)).not.toMatch(/password"\s*:\s*"(?!#)/);
+	});
+
+	test('recipients and history windows are checked before sending', async () => {
+		expectRefused(await runWholesale(sandbox, { resource: 'notification', operation: 'addRecipient', type: 'low_balance', method: 'sms', destination: '07700 900123' }), 'Recipient');
+		expectRefused(await runWholesale(sandbox, { resource: 'notification', operation: 'getHistory', filters: { dateStart: '2020-01-01T00:00:00Z' } }), 'Filters > Date Start');
+	});
+});
+
+describe('Voice', () => {
+	test('limits, channels, channel history with an interval', async () => {
+		const limits = await runWholesale(sandbox, op('voice', 'getLimits'));
+		expect(limits.json[0]).toMatchObject({ channel_allocation: expect.any(Number) });
+		expect((await runWholesale(sandbox, op('voice', 'getCurrentChannels'))).json).toHaveLength(1);
+		const history = await runWholesale(sandbox, { ...op('voice', 'getChannelHistory'), interval: '1h' });
+		expect(history.requests[0].query).toEqual({ interval: '1h' });
+		expect(history.json).toHaveLength(24);
+	});
+
+	test('set limits: read the allocation, check in + out, then write', async () => {
+		const limits = (await runWholesale(sandbox, { resource: 'voice', operation: 'getLimits' })).json[0];
+		const allocation = Number(limits.channel_allocation);
+		const wrong = await runWholesale(sandbox, { ...op('voice', 'setLimits'), limitIn: 1, limitOut: allocation });
+		expect(wrong.error?.message).toMatch(/^Invalid /);
+		expect(wrong.requests.map((r) => r.method)).toEqual(['GET']);
+		const right = await runWholesale(sandbox, { resource: 'voice', operation: 'setLimits', limitIn: 2, limitOut: allocation - 2 });
+		expect(right.error).toBeUndefined();
+		expect(right.requests.at(-1)).toMatchObject({ method: 'PUT', body: { limit_concurrent_in: 2, limit_concurrent_out: allocation - 2 } });
+	});
+
+	test('calls in progress flattened, one item per destination, one call, hang up', async () => {
+		const summary = await runWholesale(sandbox, { ...op('voice', 'getCallsInProgress'), output: 'summary' });
+		const record = summary.json[0];
+		expect(Array.isArray(record.calls)).toBe(true);
+		expect(Array.isArray(record.countries)).toBe(true);
+		const perDestination = await runWholesale(sandbox, { resource: 'voice', operation: 'getCallsInProgress', output: 'destinations' });
+		expect(perDestination.json.length).toBe((record.calls as unknown[]).length);
+		const { calls } = (await fetch(`${sandbox.url}/_sandbox/wholesale/calls`).then((r) => r.json())) as { calls: IDataObject[] };
+		const callId = String(calls[0].call_id);
+		expect((await runWholesale(sandbox, { ...op('voice', 'getCallInProgress'), callId })).json[0]).toMatchObject({ call_id: callId });
+		const hangUp = await runWholesale(sandbox, { ...op('voice', 'hangUp'), callId });
+		expect(hangUp.requests[0]).toMatchObject({ method: 'DELETE', path: `/v3/voice/123456/inprogress/${callId}` });
+		expect(hangUp.json[0]).toMatchObject({ success: true, callId });
+	});
+
+	test('CDRs: time range with filter, offset paging for Return All, window checked', async () => {
+		const limited = await runWholesale(sandbox, { ...op('voice', 'getCdrs'), period: 'range', returnAll: false, limit: 30, filters: {} });
+		expect(limited.error).toBeUndefined();
+		expect(limited.json).toHaveLength(30);
+		expect(limited.requests[0]).toMatchObject({ method: 'POST', path: '/v3/voice/123456/cdr', body: { start: 0, limit: 30 } });
+		const all = await runWholesale(sandbox, {
+			resource: 'voice',
+			operation: 'getCdrs',
+			period: 'range',
+			dateStart: new Date(Date.now() - 7 * 86_400_000).toISOString(),
+			returnAll: true,
+			filters: { toISO: 'GB' },
+		});
+		expect(all.requests.length).toBeGreaterThan(1);
+		expect(all.requests.map((r) => (r.body as IDataObject).start)).toEqual(all.requests.map((_r, i) => i * 500));
+		expect(all.requests[0].body).toMatchObject({ filter: { toISO: 'GB' }, date_start: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/) });
+		expect(all.json.every((c) => c.iso === 'GB')).toBe(true);
+		const day = await runWholesale(sandbox, { resource: 'voice', operation: 'getCdrs', period: 'day', day: today(), returnAll: false, limit: 5, filters: {} });
+		expect(day.requests[0].path).toBe(`/v3/voice/123456/cdr/${today()}`);
+		expectRefused(await runWholesale(sandbox, { resource: 'voice', operation: 'getCdrs', period: 'range', dateStart: '2020-01-01 00:00:00', returnAll: true }), 'Date Start');
+	});
+
+	test('rejected calls: all and one reason', async () => {
+		const all = await runWholesale(sandbox, { ...op('voice', 'getRejectedCalls'), reason: '', returnAll: true });
+		expect(all.requests[0].path).toBe('/v3/voice/123456/rejected');
+		const reason = await runWholesale(sandbox, { resource: 'voice', operation: 'getRejectedCalls', reason: 'maxcost', returnAll: true });
+		expect(reason.requests[0].path).toBe('/v3/voice/123456/rejected/maxcost');
+		expect(reason.json.every((r) => JSON.stringify(r).includes('maxcost'))).toBe(true);
+	});
+});
+
+describe('Trunks', () => {
+	test('create an auth trunk: the one-time password is in the output, never again', async () => {
+		const created = await runWholesale(sandbox, { ...op('trunk', 'create'), trunk: 'n8n', type: 'auth' });
+		expect(created.requests[0]).toMatchObject({ method: 'PUT', path: '/v3/voice/123456/trunks/123456-n8n', body: { type: 'auth' } });
+		expect(created.json[0]).toMatchObject({ password: expect.any(String) });
+		const got = await runWholesale(sandbox, { ...op('trunk', 'get'), trunk: '123456-n8n' });
+		expect(got.json[0].password).toBeUndefined();
+		expect((await runWholesale(sandbox, { ...op('trunk', 'getAll'), returnAll: true })).json.length).toBeGreaterThan(2);
+	});
+
+	test('update: switches as 1/0, limits, empty limit as null; rate-limit syntax checked first', async () => {
+		const run = await runWholesale(sandbox, {
+			...op('trunk', 'update'),
+			trunk: 'office',
+			options: { enabled_out: false, limit_concurrent_out: '5', limit_rate_out: '3/10s', limit_concurrent_in: '' },
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.requests[0].body).toEqual({ enabled_out: 0, limit_concurrent_out: 5, limit_rate_out: '3/10s', limit_concurrent_in: null });
+		expectRefused(await runWholesale(sandbox, { resource: 'trunk', operation: 'update', trunk: 'office', options: { limit_rate_out: '5 per minute' } }), 'Options > Rate Limit: Outbound');
+	});
+
+	test('delete: a trunk goes; the default trunk is refused before sending', async () => {
+		const removed = await runWholesale(sandbox, { ...op('trunk', 'delete'), trunk: 'dialler' });
+		expect(removed.requests[0]).toMatchObject({ method: 'DELETE', path: '/v3/voice/123456/trunks/123456-dialler' });
+		expectRefused(await runWholesale(sandbox, { resource: 'trunk', operation: 'delete', trunk: 'L001' }), 'Trunk Name');
+	});
+});
+
+describe('errors', () => {
+	test('the platform\'s {success:false, errors} reaches the user; Continue On Fail keeps going', async () => {
+		const run = await runWholesale(sandbox, { resource: 'trunk', operation: 'get', trunk: 'does-not-exist' }, { continueOnFail: true });
+		expect(run.error).toBeUndefined();
+		expect(run.json[0]).toMatchObject({ error: expect.stringMatching(/\(404\)/), httpCode: '404' });
+	});
+});
