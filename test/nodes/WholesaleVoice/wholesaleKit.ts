@@ -17,12 +17,18 @@ export function wholesaleCredentials(sandbox: Sandbox, account = { id: '123456',
 }
 
 /** Runs the Wholesale Voice node once and returns its items, error and the requests the sandbox received. */
-export async function runWholesale(sandbox: Sandbox, parameters: INodeParameters, options: { continueOnFail?: boolean } = {}) {
+export async function runWholesale(
+	sandbox: Sandbox,
+	parameters: INodeParameters,
+	options: { continueOnFail?: boolean; maxRateLimitWait?: number } = {},
+) {
+	const credentials = wholesaleCredentials(sandbox);
+	if (options.maxRateLimitWait !== undefined) credentials.wholesaleVoiceApi.maxRateLimitWait = options.maxRateLimitWait;
 	const since = sandbox.context.log.lastSeq;
 	const run = await runNode({
 		node: new WholesaleVoice(),
 		parameters,
-		credentials: wholesaleCredentials(sandbox),
+		credentials,
 		continueOnFail: options.continueOnFail,
 	});
 	return {
