@@ -15,9 +15,12 @@ import { recordsOf } from '../shared/pagination';
  */
 
 export const REPORT_RETENTION_SECONDS = 300;
-/** Poll delays: 1 s, growing by half each time, never more than 5 s apart once the wait is long. */
+/**
+ * Poll delays: 1 s, 2 s, 4 s, then every 5 s, so a ready report is collected within 5 s while a
+ * minute's wait costs about 15 polls.
+ */
 export const POLL_FIRST_MS = 1000;
-export const POLL_GROWTH = 1.5;
+export const POLL_GROWTH = 2;
 export const POLL_MAX_MS = 5000;
 
 export function pollDelay(attempt: number): number {
