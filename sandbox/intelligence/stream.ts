@@ -43,6 +43,8 @@ export interface SseConnection {
 	faults: SseFaults;
 	heartbeat?: NodeJS.Timeout;
 	closed: boolean;
+	/** Writes of this tick are being gathered into one. */
+	corked?: boolean;
 }
 
 export const DEFAULT_SSE_SETTINGS: SseSettings = { heartbeatMs: 15_000, namedEvents: false, retryMs: 1000 };
@@ -179,8 +181,20 @@ export class SseHub {
 			return true;
 		}
 		if (drop !== undefined) connection.faults.dropAfter = drop - 1;
+		this.corkUntilNextTick(connection);
 		connection.res.write(frame);
 		return true;
+	}
+
+	/** Events written in one tick leave in one write, as a busy server would send them. */
+	private corkUntilNextTick(connection: SseConnection): void {
+		if (connection.corked) return;
+		connection.corked = true;
+		connection.res.cork();
+		process.nextTick(() => {
+			connection.corked = false;
+			connection.res.uncork();
+		});
 	}
 
 	private writeMalformed(connection: SseConnection): void {

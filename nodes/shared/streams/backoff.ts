@@ -17,9 +17,13 @@ export function backoffDelay(attempt: number, options: BackoffOptions = DEFAULT_
 	return Math.round(cap / 2 + (random() * cap) / 2);
 }
 
-/** A timer that fires when nothing was heard for `windowMs`; every sign of life restarts it. */
+/**
+ * Fires when nothing was heard for `windowMs`. Every sign of life only records the time (cheap
+ * enough to call per event); a timer checks at a fraction of the window.
+ */
 export class Watchdog {
 	private timer?: NodeJS.Timeout;
+	private lastSign = 0;
 
 	constructor(
 		private readonly windowMs: number,
@@ -27,13 +31,18 @@ export class Watchdog {
 	) {}
 
 	alive(): void {
-		this.stop();
-		if (this.windowMs <= 0) return;
-		this.timer = setTimeout(this.onSilence, this.windowMs);
+		this.lastSign = Date.now();
+		if (this.timer || this.windowMs <= 0) return;
+		const check = Math.max(10, Math.min(1000, Math.floor(this.windowMs / 4)));
+		this.timer = setInterval(() => {
+			if (Date.now() - this.lastSign < this.windowMs) return;
+			this.stop();
+			this.onSilence();
+		}, check);
 	}
 
 	stop(): void {
-		if (this.timer) clearTimeout(this.timer);
+		if (this.timer) clearInterval(this.timer);
 		this.timer = undefined;
 	}
 }
