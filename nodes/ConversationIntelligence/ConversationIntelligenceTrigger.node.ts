@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { heartbeatTimeoutOption, triggerOptions } from '../shared/streams/options';
 import { filtersFrom, sessionEventItem, sessionEventMatches, sessionFilterFields } from './events';
 import { SessionEventStream } from './sessionStream';
 import { sessionStreamAccess } from './stream';
@@ -40,23 +41,9 @@ export class ConversationIntelligenceTrigger implements INodeType {
 				description: 'The session (analysed call) to listen to; the stream ends with the session',
 			},
 			...sessionFilterFields,
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [
-					{
-						displayName: 'Heartbeat Timeout (Seconds)',
-						name: 'heartbeatTimeoutSeconds',
-						type: 'number',
-						default: 90,
-						typeOptions: { minValue: 5 },
-						description: 'Reconnect (resuming after the last event) when the stream sends nothing for this long',
-					},
-				],
-			},
+			triggerOptions([
+				heartbeatTimeoutOption('Reconnect (resuming after the last event) when the stream sends nothing for this long'),
+			]),
 		],
 	};
 

@@ -10,6 +10,7 @@ import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workf
 import { hostedPbxApi } from '../shared/apis';
 import { idFromUri } from '../shared/params';
 import { cancellableSleep } from '../shared/streams/backoff';
+import { heartbeatTimeoutOption, triggerOptions } from '../shared/streams/options';
 import { baseUrlOf, createClient, joinUrl } from '../shared/transport';
 import { customerField, customerPath, listSearchMethods } from './fields';
 import { PbxLiveStream } from './liveStream';
@@ -149,33 +150,20 @@ export class HostedPbxTrigger implements INodeType {
 				displayOptions: { show: { source: ['poll'] } },
 				description: 'How often to check for new records. The API allows 1,200 requests per user per hour.',
 			},
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [
-					{
-						displayName: 'Heartbeat Timeout (Seconds)',
-						name: 'heartbeatTimeoutSeconds',
-						type: 'number',
-						default: 90,
-						typeOptions: { minValue: 5 },
-						description: 'Reconnect when the live stream sends nothing for this long (the API sends a heartbeat every 60 s)',
-						displayOptions: { show: { '/source': ['live'] } },
-					},
-					{
-						displayName: 'Look-Back Window (Minutes)',
-						name: 'lookbackMinutes',
-						type: 'number',
-						default: 10,
-						typeOptions: { minValue: 1 },
-						description: 'Records that appear up to this late, or share a timestamp, are still emitted exactly once',
-						displayOptions: { show: { '/source': ['poll'] } },
-					},
-				],
-			},
+			triggerOptions([
+				heartbeatTimeoutOption('Reconnect when the live stream sends nothing for this long (the API sends a heartbeat every 60 s)', {
+					displayOptions: { show: { '/source': ['live'] } },
+				}),
+				{
+					displayName: 'Look-Back Window (Minutes)',
+					name: 'lookbackMinutes',
+					type: 'number',
+					default: 10,
+					typeOptions: { minValue: 1 },
+					description: 'Records that appear up to this late, or share a timestamp, are still emitted exactly once',
+					displayOptions: { show: { '/source': ['poll'] } },
+				},
+			]),
 		],
 	};
 

@@ -4,6 +4,7 @@ import { ConversationIntelligenceTrigger } from '../../../nodes/ConversationInte
 import type { Sandbox } from '../../../sandbox';
 import { startSandbox } from '../../../sandbox';
 import { contexts } from '../../harness/n8n';
+import { waitFor } from '../../harness/wait';
 import { platformCredentials } from '../../harness/platformKit';
 
 let sandbox: Sandbox;
@@ -15,16 +16,6 @@ const open: ITriggerResponse[] = [];
 afterEach(async () => {
 	for (const response of open.splice(0)) await response.closeFunction?.();
 });
-
-async function waitFor<T>(probe: () => T | undefined | false, timeoutMs = 8000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = probe();
-		if (value !== undefined && value !== false) return value as T;
-		if (Date.now() > deadline) throw new Error('timed out waiting');
-		await new Promise((resolve) => setTimeout(resolve, 10));
-	}
-}
 
 async function admin(path: string, body: unknown) {
 	const response = await fetch(`${sandbox.url}/_sandbox/intelligence${path}`, {

@@ -5,6 +5,7 @@ import type { PollCursor } from '../../../nodes/HostedPbx/polling';
 import type { Sandbox } from '../../../sandbox';
 import { startSandbox } from '../../../sandbox';
 import { contexts } from '../../harness/n8n';
+import { waitFor } from '../../harness/wait';
 import type { PbxUserName } from './pbxTestKit';
 import { locator, pbxCredentials } from './pbxTestKit';
 
@@ -17,16 +18,6 @@ beforeEach(() => sandbox.reset());
 afterEach(async () => {
 	for (const response of open.splice(0)) await response.closeFunction?.();
 });
-
-async function waitFor<T>(probe: () => T | undefined | false, timeoutMs = 5000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = probe();
-		if (value !== undefined && value !== false) return value as T;
-		if (Date.now() > deadline) throw new Error('timed out waiting');
-		await new Promise((resolve) => setTimeout(resolve, 10));
-	}
-}
 
 interface Started {
 	emitted: IDataObject[];

@@ -6,10 +6,9 @@ import { createHash } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { wholesaleVoiceResources } from '../../../nodes/WholesaleVoice/WholesaleVoice.node';
 import type { Sandbox } from '../../../sandbox';
 import { startSandbox } from '../../../sandbox';
-import { expectRefused, runWholesale } from './wholesaleKit';
+import { expectRefused, operationCoverage, runWholesale } from './wholesaleKit';
 
 let sandbox: Sandbox;
 beforeAll(async () => (sandbox = await startSandbox()));
@@ -17,15 +16,7 @@ afterAll(async () => await sandbox.close());
 beforeEach(() => sandbox.reset());
 
 const PART_ONE = ['tool', 'account', 'invoice', 'prepay', 'rate', 'report', 'summary', 'notification', 'voice', 'trunk'];
-const covered = new Set<string>();
-const op = (resource: string, operation: string) => {
-	covered.add(`${resource}.${operation}`);
-	return { resource, operation };
-};
-afterAll(() => {
-	const all = wholesaleVoiceResources.filter((r) => PART_ONE.includes(r.value)).flatMap((r) => r.operations.map((o) => `${r.value}.${o.value}`));
-	expect(all.filter((name) => !covered.has(name))).toEqual([]);
-});
+const op = operationCoverage(PART_ONE);
 
 async function admin(path: string, body?: unknown) {
 	const response = await fetch(`${sandbox.url}/_sandbox/wholesale${path}`, {

@@ -5,11 +5,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { wholesaleVoiceResources } from '../../../nodes/WholesaleVoice/WholesaleVoice.node';
 import { listLoadOptions } from './loadOptionsKit';
 import type { Sandbox } from '../../../sandbox';
 import { startSandbox } from '../../../sandbox';
-import { expectRefused, runWholesale } from './wholesaleKit';
+import { expectRefused, operationCoverage, runWholesale } from './wholesaleKit';
 
 let sandbox: Sandbox;
 beforeAll(async () => (sandbox = await startSandbox()));
@@ -17,15 +16,7 @@ afterAll(async () => await sandbox.close());
 beforeEach(() => sandbox.reset());
 
 const PART_TWO = ['number', 'numberRouting', 'uk999', 'e911', 'port'];
-const covered = new Set<string>();
-const op = (resource: string, operation: string) => {
-	covered.add(`${resource}.${operation}`);
-	return { resource, operation };
-};
-afterAll(() => {
-	const all = wholesaleVoiceResources.filter((r) => PART_TWO.includes(r.value)).flatMap((r) => r.operations.map((o) => `${r.value}.${o.value}`));
-	expect(all.filter((name) => !covered.has(name))).toEqual([]);
-});
+const op = operationCoverage(PART_TWO);
 
 async function admin(path: string, body?: unknown) {
 	const response = await fetch(`${sandbox.url}/_sandbox/wholesale${path}`, {

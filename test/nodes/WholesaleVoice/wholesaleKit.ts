@@ -1,6 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { WholesaleVoice } from '../../../nodes/WholesaleVoice/WholesaleVoice.node';
+import { WholesaleVoice, wholesaleVoiceResources } from '../../../nodes/WholesaleVoice/WholesaleVoice.node';
 import type { Sandbox } from '../../../sandbox';
 import { binaryBuffer, runNode } from '../../harness/n8n';
 
@@ -46,4 +46,22 @@ export function expectRefused(run: WholesaleRun, field: string | RegExp) {
 	expect(run.error?.message).toMatch(typeof field === 'string' ? new RegExp(`^Invalid ${field.replace(/[.*+?^${}()|[\]\\>]/g, '\\$&')}:`) : field);
 	expect(run.error?.description).toMatch(/Nothing was sent/);
 	expect(run.requests).toHaveLength(0);
+}
+
+/**
+ * Records which operations a test file exercised; after all its tests, every operation of the
+ * given resources must have been used.
+ */
+export function operationCoverage(resourceValues: string[]) {
+	const covered = new Set<string>();
+	afterAll(() => {
+		const all = wholesaleVoiceResources
+			.filter((r) => resourceValues.includes(r.value))
+			.flatMap((r) => r.operations.map((o) => `${r.value}.${o.value}`));
+		expect(all.filter((name) => !covered.has(name))).toEqual([]);
+	});
+	return (resource: string, operation: string) => {
+		covered.add(`${resource}.${operation}`);
+		return { resource, operation };
+	};
 }
