@@ -14,16 +14,23 @@ interface PbxList {
 	nextPage?: string;
 }
 
-/** The records of a response: an array, or the array inside a `{data}` or `{items}` envelope. */
-export function recordsOf(body: unknown): IDataObject[] {
+const LIST_KEYS = ['data', 'items', 'records', 'results', 'rows', 'cdrs'];
+
+/**
+ * The records of a list answer: an array, or the array inside an envelope (`data`, `items`,
+ * `records`, `results`, `rows`, `cdrs`, also one level down as in `{data: {cdrs: [...]}}`), or
+ * the only array an object holds. Answers whose list is not found give no records.
+ */
+export function recordsOf(body: unknown, depth = 0): IDataObject[] {
 	if (Array.isArray(body)) return body as IDataObject[];
-	if (body && typeof body === 'object') {
-		const record = body as IDataObject;
-		for (const key of ['data', 'items']) {
-			if (Array.isArray(record[key])) return record[key] as IDataObject[];
-		}
+	if (!body || typeof body !== 'object' || depth > 1) return [];
+	const record = body as IDataObject;
+	for (const key of LIST_KEYS) {
+		if (Array.isArray(record[key])) return record[key] as IDataObject[];
 	}
-	return [];
+	if (record.data && typeof record.data === 'object') return recordsOf(record.data, depth + 1);
+	const arrays = Object.values(record).filter(Array.isArray);
+	return arrays.length === 1 ? (arrays[0] as IDataObject[]) : [];
 }
 
 /** Requests needed for N records at the given page size (for docs and benchmarks). */

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiClient, ApiRequest } from '../../../nodes/shared/operation';
-import { PBX_MAX_PAGE_SIZE, collectList, pagesNeeded } from '../../../nodes/shared/pagination';
+import { PBX_MAX_PAGE_SIZE, collectList, pagesNeeded, recordsOf } from '../../../nodes/shared/pagination';
 
 /** A fake PBX list of `total` records that pages the way the spec says, recording each request. */
 function pbxList(total: number) {
@@ -118,4 +118,21 @@ test('client-side Limit slices a whole list', async () => {
 	};
 	expect(await collectList(client, 'client', LIST, 2)).toEqual([{ n: 1 }, { n: 2 }]);
 	expect(await collectList(client, 'client', LIST, undefined)).toHaveLength(4);
+});
+
+describe('records of a list answer', () => {
+	test.each([
+		['a bare array', [{ a: 1 }]],
+		['{data: [...]}', { success: true, data: [{ a: 1 }] }],
+		['{items: [...]}', { items: [{ a: 1 }] }],
+		['{data: {cdrs: [...]}}', { success: true, data: { cdrs: [{ a: 1 }], total: 1 } }],
+		['the only array of an object', { total: 1, calls: [{ a: 1 }] }],
+	])('%s', (_name, body) => {
+		expect(recordsOf(body)).toEqual([{ a: 1 }]);
+	});
+
+	test('no list found gives no records', () => {
+		expect(recordsOf({ a: [1], b: [2] })).toEqual([]);
+		expect(recordsOf('text')).toEqual([]);
+	});
 });
