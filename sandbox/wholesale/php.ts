@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 /**
  * What makes the Wholesale Voice sandbox look like the PHP service it stands in for:
- * `json_encode` output (escaped slashes, `\uXXXX` for everything outside ASCII, 4-space
+ * `json_encode` output (escaped slashes, `\u00e9`-style escapes outside ASCII, 4-space
  * `JSON_PRETTY_PRINT`), `parse_str` form bodies (`a[]=x`, `a[0]=x`, `filter[to]=…`), and the
  * `YYYY-MM-DD hh:mm:ss` date-times of the reports and filters.
  */

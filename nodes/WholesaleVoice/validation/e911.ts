@@ -108,8 +108,8 @@ export function validateE911Address(address: unknown, options: E911AddressOption
 }
 
 /**
- * The `{NUMBER}` of an e911 request: a US number in E.164 without the plus, `1NXXNXXXXXX`
- * where N is 2 to 9 (the NANP rule for area codes and exchanges).
+ * The `{NUMBER}` of an e911 request: a US number in E.164 without the plus, `1` + area code + exchange + line,
+ * where area code and exchange start with 2 to 9 (the NANP rule).
  */
 export function validateUsNumber(field: string, number: unknown): ValidationIssue[] {
 	if (isBlank(number)) return [violation('e911.number.form', field, 'it is empty')];
