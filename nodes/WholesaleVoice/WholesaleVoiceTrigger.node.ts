@@ -1,0 +1,377 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+
+import { binaryPropertyField } from '../shared/describe';
+import { collectReadyReport } from './reportReady';
+import {
+	ALL_EVENTS,
+	EVENT_CHOICES,
+	REPORT_APP,
+	UNPARSEABLE_APP,
+	decodeBytes,
+	deliveryEvents,
+	parseBody,
+	parseParsedBody,
+} from './webhookEvents';
+import {
+	DEFAULT_REMEMBER_IDS,
+	DEFAULT_REMEMBER_MINUTES,
+	MAX_REMEMBER_IDS,
+	deliveryWarnings,
+	recentIdsFor,
+} from './webhookMemory';
+import type { CallerSettings, SecretLocation, SourceNetworks } from './webhookSecurity';
+import {
+	DEFAULT_SECRET_HEADER,
+	DEFAULT_SECRET_QUERY_PARAMETER,
+	PLATFORM_NETWORKS,
+	checkCaller,
+	headerValue,
+	settingsProblems,
+} from './webhookSecurity';
+
+/** The raw request as n8n hands it over: the body bytes it read, the address it computed. */
+interface DeliveryRequest {
+	rawBody?: Buffer;
+	body?: unknown;
+	ip?: string;
+	socket?: { remoteAddress?: string };
+}
+
+type TriggerContext = IWebhookFunctions | IHookFunctions;
+
+function callerSettings(context: TriggerContext): CallerSettings {
+	// Only the parameters in use are read: each read costs microseconds on every delivery.
+	const secretLocation = context.getNodeParameter('secretLocation', 'none') as SecretLocation;
+	const sourceNetworks = context.getNodeParameter('sourceNetworks', 'platform') as SourceNetworks;
+	return {
+		sourceNetworks,
+		customNetworks: sourceNetworks === 'custom' ? String(context.getNodeParameter('customNetworks', '') ?? '') : undefined,
+		secretLocation,
+		secretName:
+			secretLocation === 'query'
+				? String(context.getNodeParameter('queryParameterName', DEFAULT_SECRET_QUERY_PARAMETER) ?? '').trim()
+				: secretLocation === 'header'
+					? String(context.getNodeParameter('headerName', DEFAULT_SECRET_HEADER) ?? '').trim()
+					: undefined,
+		secret: secretLocation === 'none' ? undefined : String(context.getNodeParameter('secret', '') ?? ''),
+	};
+}
+
+function chosenEvents(context: TriggerContext): string[] {
+	const value = context.getNodeParameter('events', ALL_EVENTS) as string[] | string;
+	return Array.isArray(value) ? value : [value];
+}
+
+function options(context: TriggerContext): IDataObject {
+	return (context.getNodeParameter('options', {}) ?? {}) as IDataObject;
+}
+
+function warn(context: IWebhookFunctions, kind: string, message: string): void {
+	const workflowId = context.getWorkflow().id ?? '';
+	const node = context.getNode();
+	const { write, held } = deliveryWarnings.take(`${workflowId}|${node.id ?? node.name}|${kind}`);
+	if (!write) return;
+	context.logger.warn(`${message}${held ? ` (${held} more like it in the last minute were not logged)` : ''}`, {
+		workflowId,
+		nodeName: node.name,
+	});
+}
+
+/** Answers the platform now, before the execution runs: it must never wait on the workflow. */
+function answer(context: IWebhookFunctions, status: number, body: IDataObject): void {
+	context.getResponseObject().status(status).json(body);
+}
+
+export class WholesaleVoiceTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Wholesale Voice Trigger',
+		name: 'wholesaleVoiceTrigger',
+		icon: { light: 'file:wholesaleVoice.svg', dark: 'file:wholesaleVoice.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: `={{($parameter["events"] || []).length === ${ALL_EVENTS.length} ? "all events" : ($parameter["events"] || []).join(", ")}}`,
+		description:
+			'Starts a workflow on wholesale platform events: calls, CDRs, blocked calls, porting, rate updates, report-ready callbacks, SMS delivery reports and inbound SMS',
+		defaults: { name: 'Wholesale Voice Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		// Only to collect a ready report; the webhook itself needs no credential.
+		credentials: [{ name: 'wholesaleVoiceApi', required: true, displayOptions: { show: { collectReport: [true] } } }],
+		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'wholesale-voice' }],
+		properties: [
+			{
+				displayName:
+					'Enter this node\'s Production URL in the portal\'s webhook settings (one default URL for every app, or per app). The same URL takes a report\'s Callback URL, an SMS\'s report URL (with the message ID and status placeholders in its query, if you like) and a number\'s inbound SMS endpoint (mode http_json). Add the secret to the URL if you set a query-parameter secret.',
+				name: 'setupNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				options: EVENT_CHOICES,
+				default: [...ALL_EVENTS],
+				description: 'The events that start the workflow. Other deliveries are answered 200 and start nothing.',
+			},
+			{
+				displayName: 'Collect the Report',
+				name: 'collectReport',
+				type: 'boolean',
+				default: false,
+				displayOptions: { show: { events: [REPORT_APP] } },
+				description:
+					'Whether to fetch a report as soon as it is ready and output its rows (needs the Wholesale Voice API credential). The file can be fetched only once; if collection fails, the handle is output with the reason.',
+			},
+			{
+				displayName: 'Include Raw File',
+				name: 'includeRawFile',
+				type: 'boolean',
+				default: false,
+				displayOptions: { show: { events: [REPORT_APP], collectReport: [true] } },
+				description: 'Whether to also output the report file as binary data (on the first item)',
+			},
+			{ ...binaryPropertyField, displayOptions: { show: { events: [REPORT_APP], collectReport: [true], includeRawFile: [true] } } },
+			{
+				displayName: 'Drop Duplicates',
+				name: 'dropDuplicates',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to drop a delivery whose ID was emitted recently (the platform repeats the ID when it retries). Remembered in memory: not across restarts, and per webhook process in queue mode.',
+			},
+			{
+				displayName: 'Allowed Sources',
+				name: 'sourceNetworks',
+				type: 'options',
+				default: 'platform',
+				options: [
+					{
+						name: "The Platform's Networks",
+						value: 'platform',
+						description: `Only the five networks the spec lists: ${PLATFORM_NETWORKS.join(', ')}`,
+					},
+					{ name: 'Any Source', value: 'any', description: 'No address check: use a secret, or a proxy that filters' },
+					{ name: 'Custom Networks', value: 'custom', description: 'Only the networks listed here' },
+				],
+				description:
+					'Which client addresses may deliver. The address is the one n8n computes: behind a reverse proxy, set N8N_PROXY_HOPS so that n8n reads it from X-Forwarded-For; the trigger never trusts that header by itself.',
+			},
+			{
+				displayName: 'Allowed Networks',
+				name: 'customNetworks',
+				type: 'string',
+				default: PLATFORM_NETWORKS.join(', '),
+				required: true,
+				displayOptions: { show: { sourceNetworks: ['custom'] } },
+				placeholder: '178.22.139.84/31, 203.0.113.0/24',
+				description: 'Addresses or CIDR networks (IPv4 or IPv6), separated by commas or new lines',
+			},
+			{
+				displayName: 'Shared Secret',
+				name: 'secretLocation',
+				type: 'options',
+				default: 'none',
+				options: [
+					{ name: 'None', value: 'none', description: 'The unguessable URL and the source networks only' },
+					{ name: 'Query Parameter', value: 'query', description: 'Put ?token=SECRET on the URL entered in the portal' },
+					{ name: 'Header', value: 'header', description: 'A header set by a proxy in front of n8n (the platform sends no custom headers)' },
+				],
+				description: 'A secret every delivery must carry, compared in constant time',
+			},
+			{
+				displayName: 'Query Parameter Name',
+				name: 'queryParameterName',
+				type: 'string',
+				default: DEFAULT_SECRET_QUERY_PARAMETER,
+				displayOptions: { show: { secretLocation: ['query'] } },
+			},
+			{
+				displayName: 'Header Name',
+				name: 'headerName',
+				type: 'string',
+				default: DEFAULT_SECRET_HEADER,
+				displayOptions: { show: { secretLocation: ['header'] } },
+			},
+			{
+				displayName: 'Secret',
+				name: 'secret',
+				type: 'string',
+				typeOptions: { password: true },
+				default: '',
+				required: true,
+				displayOptions: { show: { secretLocation: ['query', 'header'] } },
+				description: 'A long random value, e.g. from openssl rand -hex 32',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Calls in Progress: One Item per Call',
+						name: 'splitCalls',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether a calls-in-progress summary gives one item per call (per destination in the summary form) with the account, time and currency, instead of one item with the lists',
+					},
+					{
+						displayName: 'Remember IDs (Count)',
+						name: 'rememberIds',
+						type: 'number',
+						typeOptions: { minValue: 1, maxValue: MAX_REMEMBER_IDS },
+						default: DEFAULT_REMEMBER_IDS,
+						description: 'How many recent IDs Drop Duplicates keeps; the oldest are forgotten first',
+					},
+					{
+						displayName: 'Remember IDs For (Minutes)',
+						name: 'rememberMinutes',
+						type: 'number',
+						typeOptions: { minValue: 1 },
+						default: DEFAULT_REMEMBER_MINUTES,
+						description: 'How long Drop Duplicates keeps an ID',
+					},
+					{
+						displayName: 'Unparseable Bodies',
+						name: 'unparseable',
+						type: 'options',
+						default: 'log',
+						options: [
+							{ name: 'Answer 400 and Log a Warning', value: 'log' },
+							{
+								name: 'Answer 400, Log, and Start the Workflow',
+								value: 'emit',
+								description: `Also emit an item with app "${UNPARSEABLE_APP}", the reason and the body as received`,
+							},
+						],
+						description: 'What to do with a delivery whose body cannot be read (it is never dropped silently)',
+					},
+				],
+			},
+		],
+	};
+
+	/** No registration at the platform (the URL is entered in its portal): activation only checks the settings. */
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return false;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				const problems = settingsProblems(callerSettings(this));
+				if (chosenEvents(this).length === 0) problems.push('Events: choose at least one event');
+				if (problems.length) {
+					throw new NodeOperationError(this.getNode(), problems[0], { description: problems.slice(1).join('; ') || undefined });
+				}
+				if (chosenEvents(this).includes(REPORT_APP) && this.getNodeParameter('collectReport', false)) {
+					try {
+						await this.getCredentials('wholesaleVoiceApi');
+					} catch {
+						throw new NodeOperationError(this.getNode(), 'Collect the Report needs a Wholesale Voice API credential', {
+							description: 'Choose the credential of the account whose reports call back here, or turn Collect the Report off.',
+						});
+					}
+				}
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const request = this.getRequestObject() as unknown as DeliveryRequest;
+		const headers = this.getHeaderData() as IDataObject;
+		const query = { ...((this.getQueryData() ?? {}) as IDataObject) };
+		const settings = callerSettings(this);
+		const address = request.ip ?? request.socket?.remoteAddress;
+
+		const check = checkCaller(settings, { address, query, headers });
+		if (!check.allowed) {
+			warn(this, `refused-${check.status}`, `Wholesale Voice Trigger refused a delivery with ${check.status}: ${check.reason}`);
+			answer(this, check.status, { error: check.status === 401 ? 'unauthorised' : 'forbidden' });
+			return { noWebhookResponse: true };
+		}
+		if (settings.secretLocation === 'query' && settings.secretName) delete query[settings.secretName];
+
+		const contentType = String(headerValue(headers, 'content-type') ?? '');
+		const raw = request.rawBody;
+		const parsed = raw?.length ? parseBody(raw, contentType) : parseParsedBody(request.body, contentType);
+		const opts = options(this);
+		const receivedAt = new Date();
+		const events = parsed.ok ? deliveryEvents(parsed.documents, { splitCalls: opts.splitCalls === true, receivedAt, query }) : parsed;
+		if (!events.ok) {
+			const size = raw?.length ?? 0;
+			warn(
+				this,
+				'unparseable',
+				`Wholesale Voice Trigger answered 400 to a delivery it could not read: ${events.reason} (Content-Type ${contentType || 'none'}, ${size} bytes, from ${address ?? 'an unknown address'})`,
+			);
+			answer(this, 400, { error: events.reason });
+			if (opts.unparseable !== 'emit') return { noWebhookResponse: true };
+			const body = raw?.length ? decodeBytes(raw) : typeof request.body === 'string' ? request.body : JSON.stringify(request.body ?? null);
+			const item: IDataObject = { app: UNPARSEABLE_APP, error: events.reason, contentType, size, receivedAt: receivedAt.toISOString(), body: body.slice(0, 65_536) };
+			return { noWebhookResponse: true, workflowData: [[{ json: item }]] };
+		}
+
+		const chosen = new Set(chosenEvents(this));
+		const node = this.getNode();
+		const memory = this.getNodeParameter('dropDuplicates', true)
+			? recentIdsFor(
+					`${this.getWorkflow().id ?? ''}|${node.id ?? node.name}|${this.getMode()}`,
+					Math.min(MAX_REMEMBER_IDS, Math.max(1, Number(opts.rememberIds ?? DEFAULT_REMEMBER_IDS))),
+					Math.max(1, Number(opts.rememberMinutes ?? DEFAULT_REMEMBER_MINUTES)) * 60_000,
+				)
+			: undefined;
+		const items: IDataObject[] = [];
+		for (const document of events.documents) {
+			// Another app, or a retry of a message already emitted: acknowledged, nothing started.
+			if (!chosen.has(document.category)) continue;
+			if (memory && document.dedupeKey !== undefined && !memory.firstSeen(document.dedupeKey)) continue;
+			items.push(...document.items);
+		}
+		answer(this, 200, {});
+		if (items.length === 0) return { noWebhookResponse: true };
+		return { noWebhookResponse: true, workflowData: [items.map((json) => ({ json }))] };
+	}
+
+	/**
+	 * n8n runs a trigger's `execute` on the items its webhook emitted, as the execution's first
+	 * step: everything passes through, except a report-ready handle when Collect the Report is on,
+	 * which becomes the report's rows (or the handle with the reason it could not be collected).
+	 */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = this.getInputData();
+		const out: INodeExecutionData[] = [];
+		for (let i = 0; i < items.length; i++) {
+			const item = items[i];
+			const collect =
+				item.json.app === REPORT_APP && item.json.collected === undefined && this.getNodeParameter('collectReport', i, false) === true;
+			if (!collect) {
+				out.push({ ...item, pairedItem: { item: i } });
+				continue;
+			}
+			out.push(
+				...(await collectReadyReport(this, item.json, i, {
+					includeRawFile: this.getNodeParameter('includeRawFile', i, false) === true,
+					binaryPropertyName: String(this.getNodeParameter('binaryPropertyName', i, 'data') || 'data'),
+				})),
+			);
+		}
+		return [out];
+	}
+}

@@ -1,0 +1,480 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { keyedToList } from './fields';
+
+/**
+ * What the wholesale platform pushes, read the way it sends it, and turned into flat items.
+ *
+ * Bodies (spec, Events): webhooks are JSON sent as `text/json` (not `application/json`, so n8n's
+ * own parser leaves them alone) with PHP's escaping (`\/`, `\uXXXX`); report-ready callbacks and
+ * SMS delivery reports are a form post of one field `payload` holding the JSON; inbound SMS is
+ * form-encoded (`http`) or JSON (`http_json`), its document not shown in the spec. Everything
+ * here is pure: bytes and a content type in, documents out, then items.
+ */
+
+/** The `app` values of the Webhooks table, in the spec's order. */
+export const WEBHOOK_APPS = [
+	'call_inbound',
+	'call_outbound',
+	'call_blocked',
+	'call_warning',
+	'inprogress_summary',
+	'cdr',
+	'rate_update',
+	'eha_missing_data',
+	'porting',
+	'export',
+] as const;
+
+export const REPORT_APP = 'reports';
+export const SMS_STATUS_APP = 'sms_send_status';
+/** Inbound SMS carries no `app` (not a webhook in the spec); its items are marked with this one. */
+export const INBOUND_SMS_APP = 'sms_inbound';
+/** The filter value of any `app` the spec does not list (e.g. the announced trunk events). */
+export const OTHER_APPS = 'other';
+/** The `app` of an item reporting a body that could not be read (when the user asks for such items). */
+export const UNPARSEABLE_APP = 'unparseable';
+
+export const EVENT_CHOICES: Array<{ name: string; value: string; description: string }> = [
+	{ name: 'Call Inbound', value: 'call_inbound', description: 'An inbound call at each stage (ringing, answered, hangup)' },
+	{ name: 'Call Outbound', value: 'call_outbound', description: 'An outbound call at each stage' },
+	{ name: 'Call Blocked', value: 'call_blocked', description: 'A call blocked by an account or trunk limit or a fraud setting' },
+	{ name: 'Call Warning', value: 'call_warning', description: 'A call with invalid signalling (invalid CLI or destination)' },
+	{ name: 'Calls in Progress Summary', value: 'inprogress_summary', description: 'Sent periodically: totals, balance, calls per destination (or each call)' },
+	{ name: 'CDR (Finished Call)', value: 'cdr', description: 'A completed call, or shortly after when rated' },
+	{ name: 'Rate Update', value: 'rate_update', description: 'A new rate card is available' },
+	{ name: '999 Call Without Address Data', value: 'eha_missing_data', description: 'An emergency call made from a number without valid address data' },
+	{ name: 'Porting', value: 'porting', description: 'A status change of a UK GNP or NGNP port' },
+	{ name: 'Number Export', value: 'export', description: 'A status change of a number export' },
+	{ name: 'Report Ready', value: REPORT_APP, description: 'A report requested with this URL as its callback is ready' },
+	{ name: 'SMS Delivery Report', value: SMS_STATUS_APP, description: 'A status of an outgoing SMS sent with this URL as its report URL' },
+	{ name: 'Inbound SMS', value: INBOUND_SMS_APP, description: "An SMS to a number whose SMS endpoint is this URL (mode http or http_json)" },
+	{ name: 'Other Apps', value: OTHER_APPS, description: 'Any app the spec does not list yet (e.g. trunk changes), emitted as it arrives' },
+];
+
+export const ALL_EVENTS: string[] = EVENT_CHOICES.map((c) => c.value);
+
+/** The SMS delivery statuses (DLR) of the spec, with whether the message can still change state. */
+export const SMS_STATUSES: Record<number, { name: string; description: string; final: boolean }> = {
+	1: { name: 'Received', description: 'Committed to a queue', final: false },
+	2: { name: 'Submitted', description: 'Left the service', final: false },
+	11: { name: 'Delivered', description: 'Handset confirmed', final: true },
+	12: { name: 'Rejected', description: 'Not delivered, not retried', final: true },
+	13: { name: 'Error', description: 'Syntax error, usually an invalid destination or a disallowed source', final: true },
+	14: { name: 'Queued', description: 'Buffered in transit (phone off or out of coverage)', final: false },
+	18: { name: 'SMSCa', description: 'Accepted by the SMS centre', final: false },
+	26: { name: 'SMSCr', description: 'Rejected by the SMS centre, not retried', final: true },
+};
+
+// ---- bodies ---------------------------------------------------------------------------
+
+export type ParsedBody =
+	| { ok: true; documents: unknown[]; encoding: 'json' | 'form' | 'payload' | 'empty' }
+	| { ok: false; reason: string };
+
+function mediaType(contentType: string | undefined): string {
+	return (contentType ?? '').split(';')[0].trim().toLowerCase();
+}
+
+function charsetOf(contentType: string | undefined): string | undefined {
+	return /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
+}
+
+const LATIN1 = new Set(['iso-8859-1', 'latin1', 'latin-1', 'windows-1252', 'cp1252', 'us-ascii', 'ascii']);
+
+/** Bytes as text: UTF-8 unless the type says Latin-1; bytes that are not UTF-8 are read as Latin-1. */
+export function decodeBytes(bytes: Uint8Array, charset?: string): string {
+	let text: string;
+	if (charset && LATIN1.has(charset)) text = Buffer.from(bytes).toString('latin1');
+	else {
+		try {
+			text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+		} catch {
+			// The legacy `http` mode has no Unicode: a Latin-1 body is the likely reading.
+			text = Buffer.from(bytes).toString('latin1');
+		}
+	}
+	return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** One form component: `+` is a space, `%XX` are bytes (UTF-8, or Latin-1 when they are not UTF-8). */
+function formComponent(text: string): string {
+	const plain = text.replace(/\+/g, ' ');
+	if (!plain.includes('%')) return plain;
+	try {
+		// The usual case, UTF-8 escapes, natively; it throws on bytes that are not UTF-8 or a stray %.
+		return decodeURIComponent(plain);
+	} catch {
+		// Byte by byte below.
+	}
+	const bytes: number[] = [];
+	for (let i = 0; i < plain.length; i++) {
+		const ch = plain[i];
+		if (ch === '%' && /^[0-9a-fA-F]{2}$/.test(plain.slice(i + 1, i + 3))) {
+			bytes.push(parseInt(plain.slice(i + 1, i + 3), 16));
+			i += 2;
+		} else {
+			bytes.push(...Buffer.from(ch, 'utf8'));
+		}
+	}
+	return decodeBytes(Uint8Array.from(bytes));
+}
+
+/** Sets `a[b][]`-style keys as PHP's `parse_str` does (nested objects, `[]` appends). */
+function setPhpKey(target: IDataObject, key: string, value: string): void {
+	const match = /^([^[\]]+)((?:\[[^[\]]*\])+)$/.exec(key);
+	if (!match) {
+		target[key] = value;
+		return;
+	}
+	const path = [match[1], ...Array.from(match[2].matchAll(/\[([^[\]]*)\]/g), (m) => m[1])];
+	let node: IDataObject | unknown[] = target;
+	for (let i = 0; i < path.length; i++) {
+		const last = i === path.length - 1;
+		const part = path[i];
+		const container = node as IDataObject & unknown[];
+		if (Array.isArray(node) && part === '') {
+			if (last) node.push(value);
+			else {
+				const next = {};
+				node.push(next);
+				node = next;
+			}
+			continue;
+		}
+		if (last) {
+			container[part] = value;
+			continue;
+		}
+		const existing = container[part];
+		const wantsList = path[i + 1] === '';
+		if (existing === null || typeof existing !== 'object') container[part] = wantsList ? [] : {};
+		node = container[part] as IDataObject | unknown[];
+	}
+}
+
+/** A form body as fields, PHP-style (`data[status]=11` gives `{data: {status: "11"}}`). */
+export function parseForm(text: string): IDataObject {
+	const fields: IDataObject = {};
+	for (const pair of text.split('&')) {
+		if (pair === '') continue;
+		const at = pair.indexOf('=');
+		const key = formComponent(at < 0 ? pair : pair.slice(0, at));
+		const value = at < 0 ? '' : formComponent(pair.slice(at + 1));
+		if (key !== '') setPhpKey(fields, key, value);
+	}
+	return fields;
+}
+
+function parseJsonText(text: string, what: string): { ok: true; value: unknown } | { ok: false; reason: string } {
+	try {
+		return { ok: true, value: JSON.parse(text) as unknown };
+	} catch (error) {
+		return { ok: false, reason: `${what} is not valid JSON (${(error as Error).message.slice(0, 80)})` };
+	}
+}
+
+function looksLikeJson(text: string): boolean {
+	return /^\s*[[{"]/.test(text);
+}
+
+/** Documents from a parsed JSON value: an array is several, a JSON string holding JSON is unwrapped once. */
+function documentsOf(value: unknown): unknown[] {
+	if (typeof value === 'string' && looksLikeJson(value)) {
+		try {
+			return documentsOf(JSON.parse(value) as unknown);
+		} catch {
+			return [value];
+		}
+	}
+	return Array.isArray(value) ? value : [value];
+}
+
+/**
+ * A delivery's body as documents. JSON whatever the declared type (`text/json`, `application/json`,
+ * none) when it looks like JSON; otherwise a form, where a `payload` field holds the JSON document.
+ * An empty body gives no documents (an SMS report may carry everything in the query string).
+ */
+export function parseBody(raw: Uint8Array | string | undefined, contentType?: string): ParsedBody {
+	const text = typeof raw === 'string' ? raw : raw && raw.length ? decodeBytes(raw, charsetOf(contentType)) : '';
+	if (text.trim() === '') return { ok: true, documents: [], encoding: 'empty' };
+	const type = mediaType(contentType);
+	const declaredJson = /json/.test(type);
+	const asJson = (): ParsedBody => {
+		const parsed = parseJsonText(text.trim(), 'the body');
+		return parsed.ok ? { ok: true, documents: documentsOf(parsed.value), encoding: 'json' } : parsed;
+	};
+	if (looksLikeJson(text)) return asJson();
+	if (!text.includes('=')) return declaredJson ? asJson() : { ok: false, reason: `the body is neither JSON nor a form (${type || 'no content type'})` };
+	const fields = parseForm(text.trim());
+	if (typeof fields.payload === 'string') {
+		const parsed = parseJsonText(fields.payload, 'the payload field');
+		return parsed.ok ? { ok: true, documents: documentsOf(parsed.value), encoding: 'payload' } : parsed;
+	}
+	// Declared JSON but form-like without a payload: broken JSON, not an inbound SMS.
+	if (declaredJson) return asJson();
+	return { ok: true, documents: [fields], encoding: 'form' };
+}
+
+/**
+ * A body n8n already parsed (no raw bytes kept): a JSON object or array, form fields (with the
+ * document in `payload`), or text.
+ */
+export function parseParsedBody(body: unknown, contentType?: string): ParsedBody {
+	if (body === undefined || body === null || body === '') return { ok: true, documents: [], encoding: 'empty' };
+	if (typeof body === 'string') return parseBody(body, contentType);
+	if (Buffer.isBuffer(body)) return parseBody(body, contentType);
+	if (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0) return { ok: true, documents: [], encoding: 'empty' };
+	const record = body as IDataObject;
+	if (!Array.isArray(body) && typeof record.payload === 'string' && record.app === undefined) {
+		const parsed = parseJsonText(record.payload, 'the payload field');
+		return parsed.ok ? { ok: true, documents: documentsOf(parsed.value), encoding: 'payload' } : parsed;
+	}
+	return { ok: true, documents: Array.isArray(body) ? body : [body], encoding: /json/.test(mediaType(contentType)) ? 'json' : 'form' };
+}
+
+// ---- times ----------------------------------------------------------------------------
+
+const PLAIN_TIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?$/;
+const ZONED_TIME = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s*(?:Z|[+-]\d{2}(?::?\d{2})?)$/i;
+
+/** 01:00 UTC on the last Sunday of a month: when UK clocks change (the EU rule, in force since 1996). */
+function lastSundayOneAm(year: number, month: number): number {
+	const lastDay = new Date(Date.UTC(year, month + 1, 0, 1));
+	return lastDay.getTime() - lastDay.getUTCDay() * 86_400_000;
+}
+
+/** The offset of UK local time from UTC at an instant, in minutes: 60 (BST) from late March to late October, else 0 (GMT). */
+export function londonOffsetMinutes(utcMs: number): number {
+	const year = new Date(utcMs).getUTCFullYear();
+	return utcMs >= lastSundayOneAm(year, 2) && utcMs < lastSundayOneAm(year, 9) ? 60 : 0;
+}
+
+function iso(ms: number): string {
+	const text = new Date(ms).toISOString();
+	return text.endsWith('.000Z') ? `${text.slice(0, -5)}Z` : text;
+}
+
+/**
+ * A platform date-time as ISO 8601 UTC. Forms with a zone (`Z`, `+00:00`) are exact. A plain
+ * `YYYY-MM-DD hh:mm:ss` is UTC (`zone: 'utc'`) or UK local time (`zone: 'uk'`): an hour that
+ * occurs twice when the clocks go back is read as its first occurrence (BST), an hour skipped
+ * when they go forward as GMT. Epoch seconds (or milliseconds) are accepted too. Undefined when
+ * the value is not a date-time.
+ */
+export function normaliseTime(value: unknown, zone: 'utc' | 'uk' = 'utc'): string | undefined {
+	if (typeof value === 'number' && Number.isFinite(value) && value > 0) return iso(value > 1e11 ? value : value * 1000);
+	if (typeof value !== 'string') return undefined;
+	const text = value.trim();
+	if (/^\d{9,13}$/.test(text)) return normaliseTime(Number(text), zone);
+	const plain = PLAIN_TIME.exec(text);
+	if (plain) {
+		const [, y, mo, d, h, mi, s = '0', fraction = ''] = plain;
+		const asUtc = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), Math.round(Number(`0${fraction || '.0'}`) * 1000));
+		const check = new Date(asUtc);
+		if (Number.isNaN(asUtc) || check.getUTCFullYear() !== Number(y) || check.getUTCMonth() !== Number(mo) - 1 || check.getUTCDate() !== Number(d) || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return undefined;
+		if (zone === 'utc') return iso(asUtc);
+		for (const offset of [60, 0]) {
+			const candidate = asUtc - offset * 60_000;
+			if (londonOffsetMinutes(candidate) === offset) return iso(candidate);
+		}
+		return iso(asUtc);
+	}
+	if (ZONED_TIME.test(text)) {
+		const ms = Date.parse(text.replace(' ', 'T').replace(/\s+(?=[Zz+-]\d*)/, ''));
+		return Number.isNaN(ms) ? undefined : iso(ms);
+	}
+	return undefined;
+}
+
+// ---- items ----------------------------------------------------------------------------
+
+/** The category an `app` is chosen under in the node: the app itself, or Other Apps. */
+export function categoryOf(app: string): string {
+	return ALL_EVENTS.includes(app) && app !== OTHER_APPS ? app : OTHER_APPS;
+}
+
+/** Names the trigger itself gives; a `data` field of the same name is kept as `data_<name>`. */
+const WRAPPER_FIELDS = new Set(['app', 'id', 'timestamp', 'eventTime', 'eventTimeSource', 'receivedAt', 'query', 'dataIndex']);
+
+export interface EventOptions {
+	/** `inprogress_summary`: one item per call (destination, in the summary form) instead of one per summary. */
+	splitCalls: boolean;
+	receivedAt: Date;
+	/** The URL's query parameters, the secret removed (SMS reports may carry `%id%`/`%status%` there). */
+	query: IDataObject;
+}
+
+export interface DeliveryDocument {
+	app: string;
+	/** The node's filter value for this app. */
+	category: string;
+	/** Same key, same message: `app` and `id` (and the status, for SMS reports: one message has several). */
+	dedupeKey?: string;
+	items: IDataObject[];
+}
+
+function isRecord(value: unknown): value is IDataObject {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function text(value: unknown): string | undefined {
+	if (value === undefined || value === null) return undefined;
+	const s = String(value).trim();
+	return s === '' ? undefined : s;
+}
+
+/** A query value that the platform substituted (not an unreplaced `%id%`). */
+function queryValue(query: IDataObject, name: string): string | undefined {
+	const value = text(Array.isArray(query[name]) ? (query[name] as unknown[])[0] : query[name]);
+	return value === undefined || /^%\w+%$/.test(value) ? undefined : value;
+}
+
+/** The time of the event, when the wrapper has no `timestamp`: a field of the app's own, or none. */
+const OWN_TIME: Record<string, { field: string; zone: 'utc' | 'uk' }> = {
+	// "time the status was generated or received by the service"; the spec's date-times are GMT.
+	[SMS_STATUS_APP]: { field: 'dtime', zone: 'utc' },
+	// The spec: `datetime` in UK local time.
+	inprogress_summary: { field: 'datetime', zone: 'uk' },
+	// The sandbox's inbound SMS document (the spec shows none): `received`, GMT.
+	[INBOUND_SMS_APP]: { field: 'received', zone: 'utc' },
+};
+
+/** `base` (a fresh object) with the fields added; a field named like a wrapper field as `data_<name>`. */
+function merge(base: IDataObject, fields: IDataObject): IDataObject {
+	let clash = false;
+	for (const key of Object.keys(fields)) if (WRAPPER_FIELDS.has(key)) clash = true;
+	// Object.assign, not `{...base, ...fields}`: two spreads of non-literal objects take a slow
+	// path in V8 (tens of microseconds for a CDR), and this runs for every delivery.
+	if (!clash) return Object.assign(base, fields);
+	for (const [key, value] of Object.entries(fields)) base[WRAPPER_FIELDS.has(key) ? `data_${key}` : key] = value;
+	return base;
+}
+
+function smsStatusFields(status: unknown): IDataObject {
+	const code = typeof status === 'number' ? status : /^\d+$/.test(String(status ?? '').trim()) ? Number(String(status).trim()) : undefined;
+	const known = code === undefined ? undefined : SMS_STATUSES[code];
+	return {
+		status: code ?? (status === undefined ? null : (status as string)),
+		statusName: known?.name ?? null,
+		statusDescription: known?.description ?? null,
+		final: known ? known.final : null,
+	};
+}
+
+/** `inprogress_summary`: `calls` and `countries` as lists (keyed objects in the summary form), as the action node gives them. */
+function callsInProgressFields(data: IDataObject): IDataObject {
+	const out: IDataObject = Object.assign({}, data);
+	if (data.calls !== undefined) out.calls = keyedToList(data.calls, 'dest_id');
+	if (data.countries !== undefined) out.countries = keyedToList(data.countries, 'country_code');
+	const utc = normaliseTime(data.datetime, 'uk');
+	if (utc) out.datetimeUtc = utc;
+	return out;
+}
+
+/**
+ * One document as items. `data` as an object is one item; as an array, one item per element
+ * (with `dataIndex` when there are several); null (report callbacks) or absent, the wrapper alone.
+ */
+export function documentEvents(document: unknown, options: EventOptions): DeliveryDocument | { reason: string } {
+	if (!isRecord(document)) return { reason: `a document is ${Array.isArray(document) ? 'an array' : typeof document}, not an object` };
+	const declared = text(document.app);
+	const app = declared ?? INBOUND_SMS_APP;
+	let id = text(document.id);
+	let fieldsList: IDataObject[];
+	if (declared === undefined) {
+		// Inbound SMS: the document is the message itself.
+		const rest: IDataObject = {};
+		for (const [key, value] of Object.entries(document)) if (key !== 'id' && key !== 'timestamp' && key !== 'app') rest[key] = value;
+		fieldsList = [rest];
+	} else {
+		const data = document.data;
+		if (Array.isArray(data)) fieldsList = data.length ? data.map((entry) => (isRecord(entry) ? entry : { value: entry as string })) : [{}];
+		else if (isRecord(data)) fieldsList = [data];
+		else fieldsList = [data === undefined || data === null ? {} : { data: data as string }];
+	}
+
+	if (app === SMS_STATUS_APP) {
+		id ??= queryValue(options.query, 'id');
+		fieldsList = fieldsList.map((fields) => {
+			const status = fields.status ?? queryValue(options.query, 'status');
+			return Object.assign({}, fields, smsStatusFields(status));
+		});
+	}
+	if (app === 'inprogress_summary') fieldsList = fieldsList.map(callsInProgressFields);
+
+	const timestamp = document.timestamp === undefined ? null : (document.timestamp as string);
+	const receivedAt = iso(options.receivedAt.getTime());
+	const items: IDataObject[] = [];
+	fieldsList.forEach((fields, index) => {
+		let eventTime = normaliseTime(timestamp, 'utc');
+		let eventTimeSource = eventTime ? 'timestamp' : 'receivedAt';
+		const own = OWN_TIME[app];
+		if (!eventTime && own) {
+			eventTime = normaliseTime(fields[own.field], own.zone);
+			if (eventTime) eventTimeSource = own.field;
+		}
+		const base: IDataObject = {
+			app,
+			id: id ?? null,
+			timestamp,
+			eventTime: eventTime ?? receivedAt,
+			eventTimeSource,
+			receivedAt,
+		};
+		if (app === REPORT_APP) base.hash = id ?? null;
+		const item = merge(base, fields);
+		if (Object.keys(options.query).length) item.query = options.query;
+		if (fieldsList.length > 1) item.dataIndex = index;
+		if (app === 'inprogress_summary' && options.splitCalls) items.push(...perCall(item));
+		else items.push(item);
+	});
+
+	const status = app === SMS_STATUS_APP ? String(items[0]?.status ?? '') : '';
+	return {
+		app,
+		category: categoryOf(app),
+		dedupeKey: id === undefined ? undefined : `${app}\n${id}${app === SMS_STATUS_APP ? `\n${status}` : ''}`,
+		items,
+	};
+}
+
+/** One item per call of a calls-in-progress summary: the call's fields with the summary's account, times and currency. */
+function perCall(summary: IDataObject): IDataObject[] {
+	const calls = Array.isArray(summary.calls) ? (summary.calls as IDataObject[]) : [];
+	const shared: IDataObject = {};
+	for (const key of ['app', 'id', 'timestamp', 'eventTime', 'eventTimeSource', 'receivedAt', 'account', 'datetime', 'datetimeUtc', 'currency', 'query', 'dataIndex']) {
+		if (summary[key] !== undefined) shared[key] = summary[key];
+	}
+	return calls.map((call, callIndex) => merge(Object.assign({}, shared, { callIndex, callCount: calls.length }), isRecord(call) ? call : { value: call as string }));
+}
+
+/**
+ * Every document of a delivery. An empty body is an SMS delivery report when the query carries
+ * its `status` (the report URL's `%status%`), else an error.
+ */
+export function deliveryEvents(documents: unknown[], options: EventOptions): { ok: true; documents: DeliveryDocument[] } | { ok: false; reason: string } {
+	let list = documents;
+	if (list.length === 0) {
+		if (queryValue(options.query, 'status') === undefined) return { ok: false, reason: 'the body is empty' };
+		list = [{ app: SMS_STATUS_APP }];
+	}
+	const out: DeliveryDocument[] = [];
+	for (const document of list) {
+		const unwrapped = isRecord(document) && document.app === undefined && document.payload !== undefined ? unwrapPayload(document.payload) : document;
+		const result = documentEvents(unwrapped, options);
+		if ('reason' in result) return { ok: false, reason: result.reason };
+		out.push(result);
+	}
+	return { ok: true, documents: out };
+}
+
+/** A JSON body `{"payload": "<json>"}` or `{"payload": {...}}`: the document inside. */
+function unwrapPayload(payload: unknown): unknown {
+	if (typeof payload !== 'string') return payload;
+	try {
+		return JSON.parse(payload) as unknown;
+	} catch {
+		return { payload };
+	}
+}

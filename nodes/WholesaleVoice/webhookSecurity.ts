@@ -1,0 +1,221 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { BlockList, isIP } from 'node:net';
+
+/**
+ * Who may call the Wholesale Voice Trigger. The spec gives no signature scheme yet (a future
+ * `X-Platform-Authenticate` header is announced, its scheme not shown) and lists the five
+ * networks its webhooks come from. The checks here are pure: the node hands in the client
+ * address as n8n computed it (`req.ip`, which honours n8n's proxy-hops setting) and never a
+ * raw `X-Forwarded-For`, which any caller can write.
+ */
+
+/** The spec's source networks of outbound webhook requests (Authentication, rule 4). */
+export const PLATFORM_NETWORKS: readonly string[] = [
+	'178.22.139.84/31',
+	'185.63.140.84/31',
+	'185.63.142.84/31',
+	'185.63.141.84/31',
+	'185.63.143.84/31',
+];
+
+export type SourceNetworks = 'platform' | 'any' | 'custom';
+export type SecretLocation = 'none' | 'query' | 'header';
+
+export const DEFAULT_SECRET_QUERY_PARAMETER = 'token';
+export const DEFAULT_SECRET_HEADER = 'X-Webhook-Secret';
+
+/** `::ffff:1.2.3.4` (an IPv4 client on a dual-stack socket) as `1.2.3.4`; a zone index dropped. */
+export function normaliseAddress(address: string): string {
+	const text = address.trim().replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+	const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(text);
+	return mapped ? mapped[1] : text;
+}
+
+export interface ParsedNetworks {
+	/** Each entry as `address/prefix`. */
+	networks: string[];
+	/** Entries that are neither an address nor a CIDR network, as written. */
+	invalid: string[];
+}
+
+/**
+ * A list of networks as users write it: CIDR (`203.0.113.0/24`, `2001:db8::/32`) or single
+ * addresses, separated by commas, semicolons, spaces or new lines.
+ */
+export function parseNetworks(text: string | readonly string[]): ParsedNetworks {
+	if (typeof text === 'string') {
+		const known = parsedTexts.get(text);
+		if (known) return known;
+	}
+	const parsed = parseNetworkEntries(text);
+	if (typeof text === 'string') {
+		if (parsedTexts.size >= 256) parsedTexts.clear();
+		parsedTexts.set(text, parsed);
+	}
+	return parsed;
+}
+
+const parsedTexts = new Map<string, ParsedNetworks>();
+
+function parseNetworkEntries(text: string | readonly string[]): ParsedNetworks {
+	const entries = (typeof text === 'string' ? text.split(/[\s,;]+/) : [...text]).map((e) => e.trim()).filter(Boolean);
+	const networks: string[] = [];
+	const invalid: string[] = [];
+	for (const entry of entries) {
+		const [rawAddress, prefixText, ...rest] = entry.split('/');
+		const address = normaliseAddress(rawAddress);
+		const family = isIP(address);
+		const max = family === 4 ? 32 : 128;
+		const prefix = prefixText === undefined ? max : /^\d{1,3}$/.test(prefixText) ? Number(prefixText) : Number.NaN;
+		if (family === 0 || rest.length > 0 || !(prefix >= 0 && prefix <= max)) {
+			invalid.push(entry);
+			continue;
+		}
+		networks.push(`${address}/${prefix}`);
+	}
+	return { networks, invalid };
+}
+
+/** A network list ready for checks: IPv4 networks as integers (the usual case), the rest in a BlockList. */
+interface CompiledNetworks {
+	v4: Array<[number, number]>;
+	v6: BlockList | undefined;
+}
+
+function ipv4Number(address: string): number {
+	const [a, b, c, d] = address.split('.').map(Number);
+	return ((a << 24) | (b << 16) | (c << 8) | d) >>> 0;
+}
+
+/** Compiled lists, by their text: the same few settings are checked on every delivery. */
+const compiled = new Map<string, CompiledNetworks>();
+const MAX_COMPILED = 256;
+
+function compile(networks: readonly string[]): CompiledNetworks {
+	const key = networks.join(',');
+	let list = compiled.get(key);
+	if (list) return list;
+	list = { v4: [], v6: undefined };
+	for (const network of networks) {
+		const [address, prefixText] = network.split('/');
+		const prefix = Number(prefixText);
+		if (isIP(address) === 4) {
+			const mask = prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0;
+			list.v4.push([(ipv4Number(address) & mask) >>> 0, mask]);
+		} else {
+			list.v6 ??= new BlockList();
+			list.v6.addSubnet(address, prefix, 'ipv6');
+		}
+	}
+	if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value as string);
+	compiled.set(key, list);
+	return list;
+}
+
+/** Whether an address lies in one of the networks (parsed by `parseNetworks`). */
+export function addressAllowed(address: string | undefined, networks: readonly string[]): boolean {
+	if (!address) return false;
+	const normalised = normaliseAddress(address);
+	const family = isIP(normalised);
+	if (family === 0) return false;
+	const list = compile(networks);
+	if (family === 6) return list.v6?.check(normalised, 'ipv6') ?? false;
+	const value = ipv4Number(normalised);
+	return list.v4.some(([base, mask]) => ((value & mask) >>> 0) === base);
+}
+
+const digests = new Map<string, Buffer>();
+
+function digest(text: string): Buffer {
+	return createHash('sha256').update(text).digest();
+}
+
+/** Compares a presented secret with the expected one in constant time, whatever their lengths. */
+export function sameSecret(given: unknown, expected: string): boolean {
+	if (typeof given !== 'string' || given === '' || expected === '') return false;
+	// The expected secret's digest is kept (a handful of settings, bounded); the presented one is hashed each time.
+	let wanted = digests.get(expected);
+	if (!wanted) {
+		if (digests.size >= 64) digests.clear();
+		wanted = digest(expected);
+		digests.set(expected, wanted);
+	}
+	return timingSafeEqual(digest(given), wanted);
+}
+
+/** A header's value whatever the case of its name; a repeated header is refused (not a string). */
+export function headerValue(headers: Record<string, unknown> | undefined, name: string): unknown {
+	const wanted = name.toLowerCase();
+	for (const [key, value] of Object.entries(headers ?? {})) {
+		if (key.toLowerCase() === wanted) return value;
+	}
+	return undefined;
+}
+
+export interface CallerSettings {
+	sourceNetworks: SourceNetworks;
+	/** The custom list, as typed (only for `custom`). */
+	customNetworks?: string;
+	secretLocation: SecretLocation;
+	/** The query parameter or header that carries the secret. */
+	secretName?: string;
+	secret?: string;
+}
+
+export interface Caller {
+	/** The client address as n8n computed it (`req.ip`). */
+	address: string | undefined;
+	query: Record<string, unknown>;
+	headers: Record<string, unknown>;
+}
+
+export type CallerCheck = { allowed: true } | { allowed: false; status: 401 | 403; reason: string };
+
+/** Problems with the settings themselves, for activation and as a refusal when a delivery comes anyway. */
+export function settingsProblems(settings: CallerSettings): string[] {
+	const problems: string[] = [];
+	if (settings.sourceNetworks === 'custom') {
+		const { networks, invalid } = parseNetworks(settings.customNetworks ?? '');
+		if (invalid.length) problems.push(`Allowed Networks: ${invalid.map((e) => `"${e}"`).join(', ')} ${invalid.length === 1 ? 'is' : 'are'} not an IP address or CIDR network (e.g. 203.0.113.0/24)`);
+		else if (networks.length === 0) problems.push('Allowed Networks: the list is empty; give at least one network, or choose Any Source');
+	}
+	if (settings.secretLocation !== 'none') {
+		if (!settings.secret) problems.push('Secret: it is empty; set a long random value, or choose no secret');
+		const name = settings.secretName ?? '';
+		if (!name) problems.push(`Secret ${settings.secretLocation === 'header' ? 'Header' : 'Query Parameter'}: the name is empty`);
+		else if (settings.secretLocation === 'header' && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) problems.push(`Secret Header: "${name}" is not a valid header name`);
+	}
+	return problems;
+}
+
+/**
+ * The network check, then the secret. A refusal names its reason for n8n's log only; the caller
+ * gets the bare status. A wrong network is 403 (the secret would not help), a missing or wrong
+ * secret 401; settings that cannot be applied refuse everything with 403.
+ */
+export function checkCaller(settings: CallerSettings, caller: Caller): CallerCheck {
+	const problems = settingsProblems(settings);
+	if (problems.length) return { allowed: false, status: 403, reason: `the trigger's settings are invalid: ${problems.join('; ')}` };
+	if (settings.sourceNetworks !== 'any') {
+		const networks = settings.sourceNetworks === 'custom' ? parseNetworks(settings.customNetworks ?? '').networks : PLATFORM_NETWORKS;
+		if (!addressAllowed(caller.address, networks)) {
+			return {
+				allowed: false,
+				status: 403,
+				reason: `the client address ${caller.address ?? '(unknown)'} is not in the allowed networks (${settings.sourceNetworks === 'custom' ? 'custom list' : "the platform's five"})`,
+			};
+		}
+	}
+	if (settings.secretLocation !== 'none') {
+		const name = settings.secretName ?? '';
+		const presented = settings.secretLocation === 'query' ? caller.query[name] : headerValue(caller.headers, name);
+		if (!sameSecret(presented, settings.secret ?? '')) {
+			return {
+				allowed: false,
+				status: 401,
+				reason: `the secret ${settings.secretLocation === 'query' ? 'query parameter' : 'header'} ${name} was ${presented === undefined ? 'missing' : 'wrong'}`,
+			};
+		}
+	}
+	return { allowed: true };
+}

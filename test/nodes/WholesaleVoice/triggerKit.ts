@@ -1,0 +1,160 @@
+/**
+ * The Wholesale Voice Trigger as n8n hosts it: a small HTTP server standing in for n8n's webhook
+ * endpoint hands each delivery to the node's webhook() through n8n's own WebhookContext, with the
+ * request as n8n's Express stack prepares it (the raw body, the body n8n parses itself for the
+ * types it knows, `req.ip` computed the way Express does for N8N_PROXY_HOPS), then runs the
+ * node's execute() on what it emitted through n8n's WorkflowExecute, as the execution's first step.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parse as parseQueryString } from 'node:querystring';
+
+import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, INodeParameters, IWebhookData, IWebhookResponseData } from 'n8n-workflow';
+
+import { WholesaleVoiceTrigger } from '../../../nodes/WholesaleVoice/WholesaleVoiceTrigger.node';
+import type { Sandbox } from '../../../sandbox';
+import { contexts, runNode } from '../../harness/n8n';
+
+export const WEBHOOK_DATA = { webhookDescription: { name: 'default', httpMethod: 'POST', path: 'wholesale-voice' } } as unknown as IWebhookData;
+
+/** Lets every test delivery in (the server sees 127.0.0.1), with no secret. */
+export const OPEN = { sourceNetworks: 'custom', customNetworks: '127.0.0.1/32' };
+
+export function wholesaleCredentials(sandbox: Sandbox): Record<string, ICredentialDataDecryptedObject> {
+	return {
+		wholesaleVoiceApi: { baseUrl: sandbox.url, apiUsername: 'api123456', apiPassword: 'wv-demo-123456', accountId: '123456', maxRateLimitWait: 30 },
+	};
+}
+
+/**
+ * `req.ip` as Express computes it with `trust proxy` set to a hop count (n8n's N8N_PROXY_HOPS):
+ * the socket address, or the address that many hops back in X-Forwarded-For.
+ */
+export function expressIp(socketAddress: string | undefined, forwardedFor: string | string[] | undefined, hops: number): string | undefined {
+	const chain = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : (forwardedFor ?? ''))
+		.split(',')
+		.map((a) => a.trim())
+		.filter(Boolean)
+		.reverse();
+	const addresses = [socketAddress, ...chain];
+	return addresses[Math.min(hops, addresses.length - 1)];
+}
+
+/** What n8n's body parser leaves in `req.body` for the types it knows (application/json, forms, text/plain). */
+function n8nParsedBody(contentType: string, raw: Buffer): unknown {
+	if (!raw.length) return undefined;
+	if (contentType === 'application/json') return JSON.parse(raw.toString('utf8')) as unknown;
+	if (contentType === 'application/x-www-form-urlencoded') return parseQueryString(raw.toString('utf8'));
+	if (contentType === 'text/plain') return raw.toString('utf8');
+	return undefined;
+}
+
+export interface HostedDelivery {
+	status: number;
+	body: unknown;
+	result: IWebhookResponseData;
+	/** The items webhook() emitted (no execution when empty). */
+	emitted: IDataObject[];
+}
+
+export interface HostOptions {
+	credentials?: Record<string, ICredentialDataDecryptedObject>;
+	proxyHops?: number;
+	/** Run execute() on what webhook() emitted, as n8n does (default true). */
+	execute?: boolean;
+}
+
+export async function hostTrigger(parameters: INodeParameters, options: HostOptions = {}) {
+	const node = new WholesaleVoiceTrigger();
+	const built = contexts({ node, parameters, credentials: options.credentials });
+	const deliveries: HostedDelivery[] = [];
+	/** The output of each execution (execute() on the emitted items). */
+	const runs: INodeExecutionData[][] = [];
+	const pending: Array<Promise<void>> = [];
+	const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (c: Buffer) => chunks.push(c));
+		req.on('end', async () => {
+			const rawBody = Buffer.concat(chunks);
+			const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+			const query = parseQueryString(url.search.slice(1));
+			const contentType = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+			let status = 200;
+			let sent: unknown;
+			const response = {
+				status: (code: number) => ((status = code), response),
+				json: (body: unknown) => {
+					sent = body;
+					res.writeHead(status, { 'content-type': 'application/json' });
+					res.end(JSON.stringify(body));
+				},
+			};
+			const request = {
+				method: req.method,
+				headers: req.headers,
+				query,
+				body: n8nParsedBody(contentType, rawBody),
+				rawBody,
+				ip: expressIp(req.socket.remoteAddress, req.headers['x-forwarded-for'], options.proxyHops ?? 0),
+				socket: req.socket,
+			};
+			const context = built.webhook(WEBHOOK_DATA, request, response);
+			const result = await node.webhook.call(context);
+			if (!res.headersSent) {
+				// The trigger always answers itself; n8n would answer otherwise.
+				res.writeHead(500).end('the trigger did not answer');
+			}
+			const emitted = (result.workflowData?.[0] ?? []).map((i) => i.json);
+			deliveries.push({ status, body: sent, result, emitted });
+			if (result.workflowData && options.execute !== false) {
+				const run = runNode({ node, parameters, credentials: options.credentials }, result.workflowData[0], 'webhook').then((r) => {
+					if (r.error) throw new Error(`execute failed: ${r.error.message}`);
+					runs.push(r.items);
+				});
+				pending.push(run);
+			}
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook/wholesale-voice`;
+	return {
+		url,
+		deliveries,
+		runs,
+		node,
+		built,
+		/** Every emitted item of every delivery, in order. */
+		emitted: () => deliveries.flatMap((d) => d.emitted),
+		/** Waits for the executions started so far. */
+		settled: async () => {
+			await Promise.all(pending);
+		},
+		hook: () => built.hook(WEBHOOK_DATA),
+		close: async () => {
+			server.closeAllConnections();
+			await new Promise((resolve) => server.close(resolve));
+		},
+	};
+}
+
+export type HostedTrigger = Awaited<ReturnType<typeof hostTrigger>>;
+
+/** Sends deliveries through the sandbox's admin API (`POST /_sandbox/wholesale/deliveries`) and returns its records. */
+export async function sandboxDeliver(sandbox: Sandbox, order: Record<string, unknown>): Promise<Array<Record<string, any>>> {
+	const response = await fetch(`${sandbox.url}/_sandbox/wholesale/deliveries`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(order),
+	});
+	const body = (await response.json()) as { deliveries?: Array<Record<string, any>>; message?: string };
+	if (!response.ok) throw new Error(`deliveries answered ${response.status}: ${JSON.stringify(body)}`);
+	return body.deliveries ?? [];
+}
+
+/** A delivery of our own: exact bytes and headers. */
+export async function post(url: string, body: string | Buffer, headers: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
+	const response = await fetch(url, { method: 'POST', headers, body });
+	const text = await response.text();
+	return { status: response.status, body: text ? (JSON.parse(text) as unknown) : undefined };
+}

@@ -1,0 +1,321 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import {
+	ALL_EVENTS,
+	SMS_STATUSES,
+	WEBHOOK_APPS,
+	categoryOf,
+	deliveryEvents,
+	documentEvents,
+	londonOffsetMinutes,
+	normaliseTime,
+	parseBody,
+	parseForm,
+	parseParsedBody,
+} from '../../../nodes/WholesaleVoice/webhookEvents';
+import { formEncode, phpJson } from '../../../sandbox/wholesale/php';
+
+const RECEIVED = new Date('2026-03-01T10:00:05.250Z');
+const opts = (extra: Partial<{ splitCalls: boolean; query: IDataObject }> = {}) => ({ splitCalls: false, receivedAt: RECEIVED, query: {}, ...extra });
+
+function docs(body: string | Buffer, contentType?: string): unknown[] {
+	const parsed = parseBody(typeof body === 'string' ? Buffer.from(body) : body, contentType);
+	if (!parsed.ok) throw new Error(parsed.reason);
+	return parsed.documents;
+}
+
+function items(document: unknown, extra: Parameters<typeof opts>[0] = {}): IDataObject[] {
+	const result = documentEvents(document, opts(extra));
+	if ('reason' in result) throw new Error(result.reason);
+	return result.items;
+}
+
+describe('bodies as the platform sends them', () => {
+	const document = { app: 'rate_update', id: 'a1', data: { rate_type: 'voice', url: 'https://x.example/v3/rates/csv/default', desc: 'Côte d’Ivoire 😀' } };
+
+	test('text/json with PHP escaping: \\/ and \\uXXXX (astral characters as a surrogate pair)', () => {
+		const body = phpJson(document);
+		expect(body).toContain('https:\\/\\/x.example\\/v3');
+		expect(body).toContain('C\\u00f4te d\\u2019Ivoire \\ud83d\\ude00');
+		expect(docs(body, 'text/json')).toEqual([document]);
+	});
+
+	test('the same document as application/json, with a charset, without a content type, with a BOM', () => {
+		const body = phpJson(document);
+		expect(docs(body, 'application/json')).toEqual([document]);
+		expect(docs(body, 'text/json; charset=UTF-8')).toEqual([document]);
+		expect(docs(body)).toEqual([document]);
+		expect(docs(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(body)]), 'text/json')).toEqual([document]);
+		expect(docs(`\n  ${body}\n`, 'text/json')).toEqual([document]);
+	});
+
+	test('a form post with the document in payload (report callbacks, SMS reports, webhooks sent as forms)', () => {
+		const body = formEncode({ payload: phpJson({ app: 'reports', id: 'f'.repeat(32), data: null }) });
+		expect(body.startsWith('payload=%7B%22app%22')).toBe(true);
+		const parsed = parseBody(Buffer.from(body), 'application/x-www-form-urlencoded');
+		expect(parsed).toEqual({ ok: true, encoding: 'payload', documents: [{ app: 'reports', id: 'f'.repeat(32), data: null }] });
+		// Declared wrongly, or not at all: still a form.
+		expect(docs(body, 'text/json')).toEqual([{ app: 'reports', id: 'f'.repeat(32), data: null }]);
+		expect(docs(body)).toEqual([{ app: 'reports', id: 'f'.repeat(32), data: null }]);
+	});
+
+	test('a flat form (inbound SMS, mode http); PHP-style keys nest; + is a space', () => {
+		expect(docs('id=abc&from=447700900321&to=447700900123&message=Hello+there%21&received=2026-03-01+10%3A00%3A00', 'application/x-www-form-urlencoded')).toEqual([
+			{ id: 'abc', from: '447700900321', to: '447700900123', message: 'Hello there!', received: '2026-03-01 10:00:00' },
+		]);
+		expect(parseForm('app=sms_send_status&id=m1&data%5Bdtime%5D=2026-03-01+10%3A00%3A00&data[status]=11&n[]=a&n[]=b&deep[a][b]=c')).toEqual({
+			app: 'sms_send_status',
+			id: 'm1',
+			data: { dtime: '2026-03-01 10:00:00', status: '11' },
+			n: ['a', 'b'],
+			deep: { a: { b: 'c' } },
+		});
+	});
+
+	test('form bytes that are not UTF-8 are read as Latin-1 (the legacy mode has no Unicode); a Latin-1 charset is honoured', () => {
+		expect(docs('message=Caf%E9+ouvert', 'application/x-www-form-urlencoded')).toEqual([{ message: 'Café ouvert' }]);
+		expect(docs('message=Caf%C3%A9', 'application/x-www-form-urlencoded')).toEqual([{ message: 'Café' }]);
+		expect(docs(Buffer.from('{"message":"Caf\xe9"}', 'latin1'), 'application/json; charset=ISO-8859-1')).toEqual([{ message: 'Café' }]);
+	});
+
+	test('variants: a top-level array is several documents; a JSON string holding JSON is unwrapped; {payload: "<json>"} is unwrapped', () => {
+		expect(docs('[{"app":"cdr","id":"1"},{"app":"cdr","id":"2"}]', 'text/json')).toHaveLength(2);
+		expect(docs(JSON.stringify(JSON.stringify({ app: 'cdr', id: '1' })), 'text/json')).toEqual([{ app: 'cdr', id: '1' }]);
+		const wrapped = deliveryEvents(docs(JSON.stringify({ payload: JSON.stringify({ app: 'cdr', id: '9', data: { call_id: 'c' } }) })), opts());
+		expect(wrapped.ok && wrapped.documents[0].items[0]).toMatchObject({ app: 'cdr', id: '9', call_id: 'c' });
+	});
+
+	test('an empty body gives no documents; what cannot be read gives a short reason', () => {
+		expect(parseBody(Buffer.alloc(0), 'text/json')).toEqual({ ok: true, documents: [], encoding: 'empty' });
+		expect(parseBody(undefined)).toEqual({ ok: true, documents: [], encoding: 'empty' });
+		const broken = parseBody(Buffer.from('{"app":"cdr","id":'), 'text/json');
+		expect(broken.ok).toBe(false);
+		expect(!broken.ok && broken.reason).toMatch(/^the body is not valid JSON \(/);
+		const badPayload = parseBody(Buffer.from('payload=%7B%22app'), 'application/x-www-form-urlencoded');
+		expect(!badPayload.ok && badPayload.reason).toMatch(/^the payload field is not valid JSON/);
+		expect(parseBody(Buffer.from('hello'), 'text/plain')).toEqual({ ok: false, reason: 'the body is neither JSON nor a form (text/plain)' });
+		expect(parseBody(Buffer.from('hello'), 'text/json')).toMatchObject({ ok: false, reason: expect.stringMatching(/not valid JSON/) });
+	});
+
+	test('a body n8n already parsed (no raw bytes): objects, form fields with payload, text', () => {
+		expect(parseParsedBody({ app: 'cdr', id: '1' }, 'application/json')).toEqual({ ok: true, documents: [{ app: 'cdr', id: '1' }], encoding: 'json' });
+		expect(parseParsedBody({ payload: '{"app":"reports","id":"h","data":null}' }, 'application/x-www-form-urlencoded')).toEqual({
+			ok: true,
+			documents: [{ app: 'reports', id: 'h', data: null }],
+			encoding: 'payload',
+		});
+		expect(parseParsedBody('{"app":"cdr"}', 'text/plain')).toMatchObject({ ok: true, documents: [{ app: 'cdr' }] });
+		expect(parseParsedBody({}, 'text/json')).toEqual({ ok: true, documents: [], encoding: 'empty' });
+		expect(parseParsedBody(undefined)).toEqual({ ok: true, documents: [], encoding: 'empty' });
+	});
+});
+
+describe('times', () => {
+	test('ISO forms are exact; plain date-times are UTC; epoch seconds are accepted', () => {
+		expect(normaliseTime('2026-03-01T10:00:00Z')).toBe('2026-03-01T10:00:00Z');
+		expect(normaliseTime('2026-03-01T10:00:00+00:00')).toBe('2026-03-01T10:00:00Z');
+		expect(normaliseTime('2026-07-01T11:00:00+01:00')).toBe('2026-07-01T10:00:00Z');
+		expect(normaliseTime('2026-03-01T10:00:00.123Z')).toBe('2026-03-01T10:00:00.123Z');
+		expect(normaliseTime('2026-07-01 10:00:00')).toBe('2026-07-01T10:00:00Z');
+		expect(normaliseTime('2026-07-01T10:00:00')).toBe('2026-07-01T10:00:00Z');
+		expect(normaliseTime(1772359200)).toBe('2026-03-01T10:00:00Z');
+		expect(normaliseTime('1772359200')).toBe('2026-03-01T10:00:00Z');
+	});
+
+	test('UK local time: GMT in winter, BST in summer, the doubled hour read as BST, the skipped hour as GMT', () => {
+		expect(normaliseTime('2026-01-15 12:00:00', 'uk')).toBe('2026-01-15T12:00:00Z');
+		expect(normaliseTime('2026-07-01 12:00:00', 'uk')).toBe('2026-07-01T11:00:00Z');
+		// Clocks go back at 02:00 BST on 25 October 2026: 01:30 happens twice.
+		expect(normaliseTime('2026-10-25 01:30:00', 'uk')).toBe('2026-10-25T00:30:00Z');
+		expect(normaliseTime('2026-10-25 02:30:00', 'uk')).toBe('2026-10-25T02:30:00Z');
+		// Clocks go forward at 01:00 GMT on 29 March 2026: 01:30 does not exist.
+		expect(normaliseTime('2026-03-29 01:30:00', 'uk')).toBe('2026-03-29T01:30:00Z');
+		expect(normaliseTime('2026-03-29 02:30:00', 'uk')).toBe('2026-03-29T01:30:00Z');
+		expect(londonOffsetMinutes(Date.UTC(2026, 6, 1))).toBe(60);
+		expect(londonOffsetMinutes(Date.UTC(2026, 0, 1))).toBe(0);
+	});
+
+	test('the UK offset by rule agrees with the time zone database, 2000 to 2037, around every change', () => {
+		const format = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hourCycle: 'h23', hour: '2-digit', minute: '2-digit' });
+		const byDatabase = (ms: number) => {
+			const [h, m] = format.format(new Date(ms)).split(':').map(Number);
+			const utc = new Date(ms);
+			return (((h * 60 + m - (utc.getUTCHours() * 60 + utc.getUTCMinutes())) % 1440) + 1440) % 1440;
+		};
+		for (let year = 2000; year <= 2037; year++) {
+			for (const month of [2, 9]) {
+				for (let day = 20; day <= 31; day++) {
+					for (const minutes of [59, 60, 61]) {
+						const ms = Date.UTC(year, month, day, 0, minutes);
+						expect([year, month, day, minutes, londonOffsetMinutes(ms)]).toEqual([year, month, day, minutes, byDatabase(ms)]);
+					}
+				}
+			}
+			for (let m = 0; m < 12; m++) expect(londonOffsetMinutes(Date.UTC(year, m, 10, 12))).toBe(byDatabase(Date.UTC(year, m, 10, 12)));
+		}
+	});
+
+	test('what is not a date-time', () => {
+		for (const value of ['', 'yesterday', '2026-02-30 10:00:00', '2026-13-01 00:00:00', null, undefined, {}, -5]) {
+			expect(normaliseTime(value)).toBeUndefined();
+		}
+	});
+});
+
+describe('items: one flat item per event', () => {
+	test('wrapper first, then the data fields at the top level; the original timestamp kept beside the normalised time', () => {
+		const [item] = items({ app: 'cdr', id: 'm1', timestamp: '2026-03-01 09:59:58', data: { call_id: 'c1', secs_call: 60, chg_total: 0.012, currency: 'GBP' } });
+		expect(item).toEqual({
+			app: 'cdr',
+			id: 'm1',
+			timestamp: '2026-03-01 09:59:58',
+			eventTime: '2026-03-01T09:59:58Z',
+			eventTimeSource: 'timestamp',
+			receivedAt: '2026-03-01T10:00:05.250Z',
+			call_id: 'c1',
+			secs_call: 60,
+			chg_total: 0.012,
+			currency: 'GBP',
+		});
+	});
+
+	test('no timestamp (rate_update): timestamp null, the time of receipt as eventTime', () => {
+		const [item] = items({ app: 'rate_update', id: 'r1', data: { rate_type: 'voice', date_effective: '2026-04-01 00:00:00', url: 'u' } });
+		expect(item).toMatchObject({ timestamp: null, eventTime: '2026-03-01T10:00:05.250Z', eventTimeSource: 'receivedAt', date_effective: '2026-04-01 00:00:00' });
+	});
+
+	test('data as an array: one element is the object form; several are one item each with dataIndex', () => {
+		const one = items({ app: 'porting', id: 'p', data: [{ orderid: 40003, status: 'accepted' }] });
+		expect(one).toEqual(items({ app: 'porting', id: 'p', data: { orderid: 40003, status: 'accepted' } }));
+		const two = items({ app: 'porting', id: 'p', data: [{ orderid: 1 }, { orderid: 2 }] });
+		expect(two.map((i) => [i.orderid, i.dataIndex])).toEqual([
+			[1, 0],
+			[2, 1],
+		]);
+	});
+
+	test('a data field named like a wrapper field is kept as data_<name>', () => {
+		const [item] = items({ app: 'cdr', id: 'm', timestamp: 't', data: { id: 'inner', app: 'x', receivedAt: 'y' } });
+		expect(item).toMatchObject({ app: 'cdr', id: 'm', data_id: 'inner', data_app: 'x', data_receivedAt: 'y' });
+	});
+
+	test('every app of the spec is its own category; anything else is Other Apps', () => {
+		for (const app of WEBHOOK_APPS) expect(categoryOf(app)).toBe(app);
+		expect(categoryOf('reports')).toBe('reports');
+		expect(categoryOf('sms_send_status')).toBe('sms_send_status');
+		expect(categoryOf('trunk_update')).toBe('other');
+		expect(ALL_EVENTS).toHaveLength(14);
+	});
+
+	test('SMS delivery reports: every status with its name and whether it is final', () => {
+		const seen = Object.keys(SMS_STATUSES).map((code) => {
+			const [item] = items({ app: 'sms_send_status', id: 'sms1', data: { dtime: '2026-03-01 10:00:00', status: Number(code) } });
+			return [item.status, item.statusName, item.final];
+		});
+		expect(seen).toEqual([
+			[1, 'Received', false],
+			[2, 'Submitted', false],
+			[11, 'Delivered', true],
+			[12, 'Rejected', true],
+			[13, 'Error', true],
+			[14, 'Queued', false],
+			[18, 'SMSCa', false],
+			[26, 'SMSCr', true],
+		]);
+		const [item] = items({ app: 'sms_send_status', id: 'sms1', data: { dtime: '2026-03-01 10:00:00', status: '13' } });
+		expect(item).toMatchObject({ status: 13, statusName: 'Error', final: true, eventTime: '2026-03-01T10:00:00Z', eventTimeSource: 'dtime', timestamp: null });
+		const [unknown] = items({ app: 'sms_send_status', id: 'sms1', data: { status: 99 } });
+		expect(unknown).toMatchObject({ status: 99, statusName: null, final: null });
+	});
+
+	test('SMS delivery reports: %id% and %status% substituted into the query fill what the body lacks; unreplaced ones are ignored', () => {
+		const [item] = items({ app: 'sms_send_status', data: { dtime: '2026-03-01 10:00:00' } }, { query: { id: 'm77', status: '11' } });
+		expect(item).toMatchObject({ id: 'm77', status: 11, statusName: 'Delivered', query: { id: 'm77', status: '11' } });
+		const [raw] = items({ app: 'sms_send_status', data: {} }, { query: { id: '%id%', status: '%status%' } });
+		expect(raw).toMatchObject({ id: null, status: null, statusName: null });
+		const fromQuery = deliveryEvents([], opts({ query: { id: 'm78', status: '2' } }));
+		expect(fromQuery.ok && fromQuery.documents[0].items[0]).toMatchObject({ app: 'sms_send_status', id: 'm78', status: 2, statusName: 'Submitted', final: false });
+		expect(deliveryEvents([], opts())).toEqual({ ok: false, reason: 'the body is empty' });
+	});
+
+	test('report ready: the hash as id and hash, no timestamp', () => {
+		const hash = 'ab'.repeat(16);
+		expect(items({ app: 'reports', id: hash, data: null })).toEqual([
+			{ app: 'reports', id: hash, hash, timestamp: null, eventTime: '2026-03-01T10:00:05.250Z', eventTimeSource: 'receivedAt', receivedAt: '2026-03-01T10:00:05.250Z' },
+		]);
+	});
+
+	test('inbound SMS (no app): marked sms_inbound, the message fields at the top level, its received time as eventTime', () => {
+		expect(items({ id: 'in1', from: '447700900321', to: '447700900123', message: 'Hi', received: '2026-03-01 09:00:00' })).toEqual([
+			{
+				app: 'sms_inbound',
+				id: 'in1',
+				timestamp: null,
+				eventTime: '2026-03-01T09:00:00Z',
+				eventTimeSource: 'received',
+				receivedAt: '2026-03-01T10:00:05.250Z',
+				from: '447700900321',
+				to: '447700900123',
+				message: 'Hi',
+				received: '2026-03-01 09:00:00',
+			},
+		]);
+	});
+
+	const summary = {
+		account: '123456',
+		answeredcount: 1,
+		callcount: 2,
+		calls: { '1002': { answeredcount: 0, callcount: 1, country: 'United Kingdom', location: 'UK Fixed', total: 0 }, '1023': { answeredcount: 1, callcount: 1, country: 'France', location: 'France Mobile', total: 0.04 } },
+		countries: { GB: { answeredcount: 0, callcount: 1, total: 0 }, FR: { answeredcount: 1, callcount: 1, total: 0.04 } },
+		currency: 'GBP',
+		datetime: '2026-07-01 12:00:00',
+		total: 0.04,
+	};
+
+	test('calls in progress: lists as the action node gives them, datetime (UK local time) also in UTC; no timestamp: eventTime from datetime', () => {
+		const [item] = items({ app: 'inprogress_summary', id: 's1', data: summary });
+		expect(item.calls).toEqual([
+			{ dest_id: '1002', answeredcount: 0, callcount: 1, country: 'United Kingdom', location: 'UK Fixed', total: 0 },
+			{ dest_id: '1023', answeredcount: 1, callcount: 1, country: 'France', location: 'France Mobile', total: 0.04 },
+		]);
+		expect(item.countries).toEqual([
+			{ country_code: 'GB', answeredcount: 0, callcount: 1, total: 0 },
+			{ country_code: 'FR', answeredcount: 1, callcount: 1, total: 0.04 },
+		]);
+		expect(item).toMatchObject({ datetime: '2026-07-01 12:00:00', datetimeUtc: '2026-07-01T11:00:00Z', eventTime: '2026-07-01T11:00:00Z', eventTimeSource: 'datetime' });
+	});
+
+	test('calls in progress, one item per call: per destination (summary form) or per call (detail form)', () => {
+		const perDestination = items({ app: 'inprogress_summary', id: 's1', timestamp: '2026-07-01T11:00:00Z', data: summary }, { splitCalls: true });
+		expect(perDestination).toEqual([
+			expect.objectContaining({ app: 'inprogress_summary', id: 's1', account: '123456', currency: 'GBP', datetimeUtc: '2026-07-01T11:00:00Z', callIndex: 0, callCount: 2, dest_id: '1002', location: 'UK Fixed' }),
+			expect.objectContaining({ callIndex: 1, dest_id: '1023', total: 0.04 }),
+		]);
+		expect(perDestination[0].countries).toBeUndefined();
+		const detail = { ...summary, calls: [{ calldate: '2026-07-01 11:58:00', call_id: 'c1', from: '44', to: '33', dest_id: 1023, duration: 120, charge: 0.04 }] };
+		expect(items({ app: 'inprogress_summary', id: 's2', data: detail }, { splitCalls: true })).toEqual([
+			expect.objectContaining({ call_id: 'c1', duration: 120, callIndex: 0, callCount: 1, account: '123456' }),
+		]);
+		expect(items({ app: 'inprogress_summary', id: 's3', data: { ...summary, calls: {} } }, { splitCalls: true })).toEqual([]);
+	});
+
+	test('dedupe keys: app and id; SMS reports also the status (one message has several)', () => {
+		const key = (doc: unknown) => {
+			const r = documentEvents(doc, opts());
+			return 'reason' in r ? r.reason : r.dedupeKey;
+		};
+		expect(key({ app: 'cdr', id: 'x' })).toBe('cdr\nx');
+		expect(key({ app: 'call_inbound', id: 'x' })).toBe('call_inbound\nx');
+		expect(key({ app: 'sms_send_status', id: 'x', data: { status: 1 } })).toBe('sms_send_status\nx\n1');
+		expect(key({ app: 'sms_send_status', id: 'x', data: { status: 11 } })).toBe('sms_send_status\nx\n11');
+		expect(key({ app: 'cdr' })).toBeUndefined();
+		expect(key(['not', 'an', 'object'])).toBe('a document is an array, not an object');
+		expect(key(42)).toBe('a document is number, not an object');
+	});
+
+	test('an app the spec does not list is emitted as it arrives, under Other Apps', () => {
+		const result = documentEvents({ app: 'trunk_update', id: 't', timestamp: '2026-03-01T10:00:00Z', data: { trunk: '123456-office', change: 'limits' } }, opts());
+		expect(result).toMatchObject({ app: 'trunk_update', category: 'other', items: [expect.objectContaining({ app: 'trunk_update', trunk: '123456-office', change: 'limits' })] });
+	});
+});

@@ -1,0 +1,51 @@
+import { RecentIds, WarningThrottle, forgetEverything, recentIdsFor } from '../../../nodes/WholesaleVoice/webhookMemory';
+
+describe('recent ids', () => {
+	test('a key is new once within the window, and new again after it', () => {
+		const ids = new RecentIds(100, 1000);
+		expect(ids.firstSeen('a', 0)).toBe(true);
+		expect(ids.firstSeen('a', 500)).toBe(false);
+		expect(ids.firstSeen('a', 999)).toBe(false);
+		expect(ids.firstSeen('a', 1000)).toBe(true);
+	});
+
+	test('bounded: the oldest are forgotten first, expired ones are dropped as new ones come', () => {
+		const ids = new RecentIds(3, 60_000);
+		for (const key of ['a', 'b', 'c', 'd']) expect(ids.firstSeen(key, 0)).toBe(true);
+		expect(ids.size).toBe(3);
+		expect(ids.firstSeen('b', 1)).toBe(false);
+		expect(ids.firstSeen('a', 1)).toBe(true);
+		const shortLived = new RecentIds(1000, 10);
+		for (let i = 0; i < 500; i++) shortLived.firstSeen(`k${i}`, i);
+		expect(shortLived.size).toBeLessThanOrEqual(11);
+	});
+
+	test('a million keys stay within the bound', () => {
+		const ids = new RecentIds(10_000, 86_400_000);
+		for (let i = 0; i < 1_000_000; i++) ids.firstSeen(`call_inbound\n${i.toString(16)}`, i);
+		expect(ids.size).toBe(10_000);
+		expect(ids.firstSeen(`call_inbound\n${(999_999).toString(16)}`, 1_000_001)).toBe(false);
+		expect(ids.firstSeen('call_inbound\n0', 1_000_001)).toBe(true);
+	});
+
+	test('one memory per scope; changed limits apply to it', () => {
+		forgetEverything();
+		const a = recentIdsFor('wf|node|trigger', 10, 1000);
+		expect(recentIdsFor('wf|node|trigger', 2, 1000)).toBe(a);
+		expect(recentIdsFor('wf|node|manual', 10, 1000)).not.toBe(a);
+		for (const key of ['x', 'y', 'z']) a.firstSeen(key);
+		expect(a.size).toBe(2);
+	});
+});
+
+describe('warnings', () => {
+	test('one per key and interval; the held-back ones are counted on the next', () => {
+		const throttle = new WarningThrottle(60_000);
+		expect(throttle.take('k', 0)).toEqual({ write: true, held: 0 });
+		expect(throttle.take('k', 1000)).toEqual({ write: false, held: 1 });
+		expect(throttle.take('k', 2000)).toEqual({ write: false, held: 2 });
+		expect(throttle.take('other', 2000)).toEqual({ write: true, held: 0 });
+		expect(throttle.take('k', 61_000)).toEqual({ write: true, held: 2 });
+		expect(throttle.take('k', 62_000)).toEqual({ write: false, held: 1 });
+	});
+});

@@ -1,0 +1,101 @@
+import {
+	PLATFORM_NETWORKS,
+	addressAllowed,
+	checkCaller,
+	normaliseAddress,
+	parseNetworks,
+	sameSecret,
+	settingsProblems,
+} from '../../../nodes/WholesaleVoice/webhookSecurity';
+
+describe('source networks', () => {
+	test("the spec's five /31 networks: both addresses of each are in, their neighbours are not", () => {
+		const inside = ['178.22.139.84', '178.22.139.85', '185.63.140.84', '185.63.140.85', '185.63.142.84', '185.63.142.85', '185.63.141.84', '185.63.141.85', '185.63.143.84', '185.63.143.85'];
+		const outside = ['178.22.139.83', '178.22.139.86', '185.63.140.86', '185.63.144.84', '127.0.0.1', '10.0.0.1', '::1'];
+		for (const address of inside) expect([address, addressAllowed(address, PLATFORM_NETWORKS)]).toEqual([address, true]);
+		for (const address of outside) expect([address, addressAllowed(address, PLATFORM_NETWORKS)]).toEqual([address, false]);
+	});
+
+	test('an IPv4 client on a dual-stack socket (::ffff:a.b.c.d) is its IPv4 address; nonsense is never allowed', () => {
+		expect(normaliseAddress('::ffff:178.22.139.84')).toBe('178.22.139.84');
+		expect(normaliseAddress('[fe80::1%eth0]')).toBe('fe80::1');
+		expect(addressAllowed('::ffff:178.22.139.84', PLATFORM_NETWORKS)).toBe(true);
+		expect(addressAllowed(undefined, PLATFORM_NETWORKS)).toBe(false);
+		expect(addressAllowed('', ['0.0.0.0/0'])).toBe(false);
+		expect(addressAllowed('not-an-ip', ['0.0.0.0/0'])).toBe(false);
+		// A forged header value is not an address.
+		expect(addressAllowed('178.22.139.84, 127.0.0.1', PLATFORM_NETWORKS)).toBe(false);
+	});
+
+	test('custom lists: CIDR or single addresses, IPv4 or IPv6, any separator; invalid entries named', () => {
+		expect(parseNetworks('203.0.113.0/24, 198.51.100.7\n2001:db8::/32;  ::1 ')).toEqual({
+			networks: ['203.0.113.0/24', '198.51.100.7/32', '2001:db8::/32', '::1/128'],
+			invalid: [],
+		});
+		expect(parseNetworks('10.0.0.0/33, 300.1.1.1, example.com, 10.0.0.0/8/1, 10.0.0.0/x').invalid).toEqual(['10.0.0.0/33', '300.1.1.1', 'example.com', '10.0.0.0/8/1', '10.0.0.0/x']);
+		const { networks } = parseNetworks('203.0.113.0/24, 2001:db8::/32, 127.0.0.1');
+		expect(addressAllowed('203.0.113.200', networks)).toBe(true);
+		expect(addressAllowed('203.0.114.1', networks)).toBe(false);
+		expect(addressAllowed('2001:db8:1::5', networks)).toBe(true);
+		expect(addressAllowed('2001:db9::5', networks)).toBe(false);
+		expect(addressAllowed('127.0.0.1', networks)).toBe(true);
+		expect(addressAllowed('::ffff:127.0.0.1', networks)).toBe(true);
+	});
+});
+
+describe('the shared secret', () => {
+	test('exact, length-independent, never empty', () => {
+		expect(sameSecret('s3cret', 's3cret')).toBe(true);
+		expect(sameSecret('s3cres', 's3cret')).toBe(false);
+		expect(sameSecret('s3cret-and-more', 's3cret')).toBe(false);
+		expect(sameSecret(undefined, 's3cret')).toBe(false);
+		expect(sameSecret(['s3cret'], 's3cret')).toBe(false);
+		expect(sameSecret('', '')).toBe(false);
+	});
+});
+
+describe('checkCaller', () => {
+	const platform = { sourceNetworks: 'platform' as const, secretLocation: 'none' as const };
+	const from = (address: string | undefined, query = {}, headers = {}) => ({ address, query, headers });
+
+	test("default: only the platform's networks, 403 otherwise, with the reason for the log", () => {
+		expect(checkCaller(platform, from('185.63.141.85'))).toEqual({ allowed: true });
+		expect(checkCaller(platform, from('127.0.0.1'))).toEqual({
+			allowed: false,
+			status: 403,
+			reason: "the client address 127.0.0.1 is not in the allowed networks (the platform's five)",
+		});
+		expect(checkCaller(platform, from(undefined))).toMatchObject({ allowed: false, status: 403 });
+		expect(checkCaller({ sourceNetworks: 'any', secretLocation: 'none' }, from(undefined))).toEqual({ allowed: true });
+	});
+
+	test('the network first, then the secret: 403 before 401; missing and wrong secrets are both 401', () => {
+		const settings = { sourceNetworks: 'custom' as const, customNetworks: '127.0.0.1', secretLocation: 'query' as const, secretName: 'token', secret: 'abc123' };
+		expect(checkCaller(settings, from('10.1.1.1', { token: 'abc123' }))).toMatchObject({ status: 403 });
+		expect(checkCaller(settings, from('127.0.0.1'))).toEqual({ allowed: false, status: 401, reason: 'the secret query parameter token was missing' });
+		expect(checkCaller(settings, from('127.0.0.1', { token: 'abc124' }))).toEqual({ allowed: false, status: 401, reason: 'the secret query parameter token was wrong' });
+		expect(checkCaller(settings, from('127.0.0.1', { token: ['abc123', 'abc123'] }))).toMatchObject({ status: 401 });
+		expect(checkCaller(settings, from('127.0.0.1', { token: 'abc123' }))).toEqual({ allowed: true });
+		const header = { ...settings, secretLocation: 'header' as const, secretName: 'X-Webhook-Secret' };
+		expect(checkCaller(header, from('127.0.0.1', {}, { 'x-webhook-secret': 'abc123' }))).toEqual({ allowed: true });
+		expect(checkCaller(header, from('127.0.0.1', { 'X-Webhook-Secret': 'abc123' }))).toMatchObject({ status: 401 });
+	});
+
+	test('settings that cannot be applied refuse everything, and say why at activation', () => {
+		expect(settingsProblems({ sourceNetworks: 'custom', customNetworks: '10.0.0.0/8, nonsense', secretLocation: 'none' })).toEqual([
+			'Allowed Networks: "nonsense" is not an IP address or CIDR network (e.g. 203.0.113.0/24)',
+		]);
+		expect(settingsProblems({ sourceNetworks: 'custom', customNetworks: ' ', secretLocation: 'none' })).toEqual([
+			'Allowed Networks: the list is empty; give at least one network, or choose Any Source',
+		]);
+		expect(settingsProblems({ sourceNetworks: 'any', secretLocation: 'header', secretName: 'Bad Header', secret: '' })).toEqual([
+			'Secret: it is empty; set a long random value, or choose no secret',
+			'Secret Header: "Bad Header" is not a valid header name',
+		]);
+		expect(checkCaller({ sourceNetworks: 'custom', customNetworks: 'nonsense', secretLocation: 'none' }, from('127.0.0.1'))).toMatchObject({
+			allowed: false,
+			status: 403,
+			reason: expect.stringMatching(/^the trigger's settings are invalid: Allowed Networks/),
+		});
+	});
+});
