@@ -174,7 +174,7 @@ export const e911: ResourceSpec = {
 			name: 'Set',
 			action: 'Register the e911 address of a number',
 			description:
-				'Register the emergency address of a US number (replaces the current one); every field rule is checked first. The output says when the provisioned address differs.',
+				'Register the emergency address of a US number (replaces the current one): emergency calls from it carry this address at once. Every field rule is checked first; the output says when the provisioned address differs.',
 			fields: [numberField, ...e911Fields(true)],
 			validate: (p) => e911Issues(p, true, true),
 			request: (p) => ({ method: 'PUT', path: numberPath(p, '/e911'), body: e911Address(p, true) }),

@@ -119,7 +119,7 @@ export const trunk: ResourceSpec = {
 			value: 'delete',
 			name: 'Delete',
 			action: 'Delete a trunk',
-			description: 'Delete a trunk; the default trunk {ACCOUNT}-L001 cannot be deleted',
+			description: "Delete a trunk; the account's default trunk (the account ID followed by -L001) cannot be deleted",
 			fields: [trunkField],
 			validate: (p, env) => validateTrunkDeletion('Trunk Name', trunkName(p.trunk, env), env.variables.ACCOUNT),
 			request: (p, env) => ({ method: 'DELETE', path: trunkPath(p.trunk, env) }),
