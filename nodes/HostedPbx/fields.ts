@@ -10,7 +10,7 @@ import { hostedPbxApi } from '../shared/apis';
 import { binaryPropertyField } from '../shared/describe';
 import type { ApiResponse, OperationSpec, Params } from '../shared/operation';
 import { FileOutput } from '../shared/operation';
-import { idFromUri, segment } from '../shared/params';
+import { idFromUri, segment, withArticle } from '../shared/params';
 import { createClient } from '../shared/transport';
 
 /** Every record with an `id` taken from its `uri`, so workflows can map it straight into the next call. */
@@ -284,7 +284,7 @@ export function getOneOperation(options: CollectionOptions): OperationSpec {
 	return {
 		value: 'get',
 		name: 'Get',
-		action: `Get a ${options.singular}`,
+		action: `Get ${withArticle(options.singular)}`,
 		description: `Get one ${options.singular} by its ID`,
 		fields: [customerField, idFieldOf(options)],
 		request: (p) => ({ method: 'GET', path: recordPath(options, p) }),
@@ -297,8 +297,8 @@ export function downloadAudioOperation(options: CollectionOptions): OperationSpe
 	return {
 		value: 'download',
 		name: 'Download Audio',
-		action: `Download the audio of a ${options.singular}`,
-		description: `Download a ${options.singular} as a WAV file (binary data)`,
+		action: `Download the audio of ${withArticle(options.singular)}`,
+		description: `Download ${withArticle(options.singular)} as a WAV file (binary data)`,
 		fields: [customerField, idFieldOf(options), binaryPropertyField],
 		request: (p) => ({ method: 'GET', path: recordPath(options, p), accept: 'audio/wav', responseType: 'binary' }),
 		output: (response, p) => {

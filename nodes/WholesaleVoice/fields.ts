@@ -100,6 +100,7 @@ export function getOperation(options: {
 	fields?: INodeProperties[];
 	validate?: OperationSpec['validate'];
 	output?: OperationSpec['output'];
+	paging?: OperationSpec['paging'];
 }): OperationSpec {
 	return {
 		value: options.value,
@@ -107,6 +108,7 @@ export function getOperation(options: {
 		action: options.action,
 		description: options.description,
 		fields: options.fields,
+		paging: options.paging,
 		validate: options.validate,
 		request: (p) => ({
 			method: 'GET',

@@ -95,9 +95,13 @@ export interface OperationSpec {
 	value: string;
 	/** Display name in the operation dropdown (`Get Many`). */
 	name: string;
-	/** Action text n8n shows in the node panel (`Get many phone book entries`). */
+	/**
+	 * Action text n8n shows in the node panel (`Get many phone book entries`). As an AI Agent
+	 * tool, "<action> in <node>" is the tool's default name and description: at most 64
+	 * characters together, and it says when the operation is charged or changes live routing.
+	 */
 	action: string;
-	/** One sentence a person or a model can act on; used in the dropdown and as the tool description. */
+	/** One sentence a person or a model can act on: the dropdown's hint, and the tool description when set manually. */
 	description: string;
 	/** Parameters shown for this operation, without displayOptions for resource/operation. */
 	fields?: INodeProperties[];

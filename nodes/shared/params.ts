@@ -7,6 +7,12 @@ export function segment(value: unknown): string {
 	return encodeURIComponent(String(value ?? '').trim());
 }
 
+/** "a phone book entry", "an SMS message", "an outgoing caller ID": the article as the word sounds. */
+export function withArticle(noun: string): string {
+	const vowelSound = /^[aeiou]/i.test(noun) || /^[AEFHILMNORSX][A-Z0-9]/.test(noun);
+	return `${vowelSound ? 'an' : 'a'} ${noun}`;
+}
+
 /** Drops empty values so that optional fields left blank are not sent at all. */
 export function compact<T extends IDataObject>(object: T): Partial<T> {
 	const out: IDataObject = {};

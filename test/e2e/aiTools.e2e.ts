@@ -51,7 +51,7 @@ const DANA = '+447700900555';
 const SMS_PATH = '/api/v1/customers/me/sms';
 const TIMED_CALLS = 50;
 /** The editor's default name for the tool node of Conversation Intelligence → Configuration → Upgrade Operators. */
-const LONG_DEFAULT_NAME = 'Upgrade the operators of a configuration in Conversation Intelligence';
+const LONG_DEFAULT_NAME = 'Upgrade configuration operators in Conversation Intelligence';
 
 const ID = {
 	hostedPbx: 'e2eAiToolsPbx001',
@@ -778,10 +778,9 @@ describe(`the action nodes as AI Agent tools, with a scripted model (target ${TA
 		}
 	});
 
-	test.failing('known gap: by default ("Set Automatically") a charged or routing-changing tool does not warn the model', () => {
+	test('by default ("Set Automatically") a charged or routing-changing tool warns the model', () => {
 		// n8n builds the automatic tool description from the operation's `action` ("<action> in
-		// <node>"), not from its `description`, so the warning only reaches the model when the tool
-		// description is set manually (as the recipes do). Passes while the gap is there.
+		// <node>"), not from its `description`: the actions of these operations carry the warning.
 		for (const [key, resource, operation] of UNSAFE) {
 			const name = toolNameOf(toolNodeName(nodeOf(key), resource, operation));
 			const tool = offered[key].find((t) => t.name === name);
@@ -789,25 +788,19 @@ describe(`the action nodes as AI Agent tools, with a scripted model (target ${TA
 		}
 	});
 
-	test.failing('known gap: some automatic tool descriptions read "a" before a vowel or "SMS" ("Get a outgoing caller ID")', () => {
-		for (const node of NODES) for (const tool of offered[node.key]) expect(tool.description).not.toMatch(/\ba (?:[aeiou]|SMS)/i);
+	test('automatic tool descriptions read well ("Get an outgoing caller ID", "Get an SMS message")', () => {
+		for (const node of NODES) for (const tool of offered[node.key]) expect(tool.description).not.toMatch(/\ba (?!one\b|one-|US\b|uni|use)(?:[aeiou]|SMS\b)/i);
 	});
 
-	test(`a default tool node name over 64 characters: ${TARGET === '1' ? 'n8n 1.x sends it whole and an OpenAI-compatible API refuses the request' : 'n8n 2.x shortens the tool name to 64 characters'}`, async () => {
+	test('the longest default tool name fits in 64 characters and reaches the model whole', async () => {
 		expect(defaultToolNodeName(operationOf(nodeOf('conversationIntelligence'), 'configuration', 'upgradeOperators').action, 'Conversation Intelligence')).toBe(LONG_DEFAULT_NAME);
 		await addScript(admin, { name: 'long-name', match: { user: 'e2e long tool name' }, steps: [{ text: 'hello' }] });
 		const since = await lastModelSeq(admin);
 		const { run } = await runAgent(ID.longToolName, 'long-name');
 		const [request] = (await modelRequests(admin, { since })).filter((r) => r.user.startsWith('e2e long tool name'));
-		if (n8n.major >= 2) {
-			expect(runError(run)).toBeUndefined();
-			expect(request.tools.map((t) => t.name)).toEqual(['Upgrade_the_operators_of_a_configuration_in_Conversation_Intelli']);
-		} else {
-			// What OpenAI answers too: the agent never gets to run (a known problem of this one action on n8n 1.x).
-			expect(request.tools.map((t) => t.name)).toEqual([rawToolName(LONG_DEFAULT_NAME)]);
-			expect(request.answer).toEqual(expect.objectContaining({ kind: 'error', status: 400, error: expect.stringMatching(/string too long\. Expected a string with maximum length 64, but got a string with length 69/) }));
-			expect(runError(run)).toBeDefined();
-		}
+		expect(runError(run)).toBeUndefined();
+		expect(request.tools.map((t) => t.name)).toEqual([toolNameOf(LONG_DEFAULT_NAME)]);
+		expect(toolNameOf(LONG_DEFAULT_NAME)).toBe('Upgrade_configuration_operators_in_Conversation_Intelligence');
 	});
 
 	test('OpenAI Chat Model 1.3 talks to the scripted model through the Responses API, tools included', async () => {

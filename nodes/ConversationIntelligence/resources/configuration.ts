@@ -23,7 +23,7 @@ export const configuration: ResourceSpec = {
 		{
 			value: 'upgradeOperators',
 			name: 'Upgrade Operators',
-			action: 'Upgrade the operators of a configuration',
+			action: 'Upgrade configuration operators',
 			description:
 				'Move pinned operator references to their current versions (all, or the ones named); the configuration version goes up',
 			fields: [

@@ -4,7 +4,7 @@ import { binaryPropertyField } from '../../shared/describe';
 import type { Params, ResourceSpec } from '../../shared/operation';
 import { FileOutput } from '../../shared/operation';
 import { compact, isoUtc, segment } from '../../shared/params';
-import { dateTime, integerInRange, issues, matches, required } from '../../shared/validation';
+import { dateTime, integerInRange, isBlank, issues, required } from '../../shared/validation';
 import { customerField, customerPath, endpointField, getManyOperation, pbxRecords } from '../fields';
 
 const dateFilter = (name: string, displayName: string, description: string): INodeProperties => ({
@@ -138,7 +138,7 @@ export const call: ResourceSpec = {
 		{
 			value: 'originate',
 			name: 'Make a Call',
-			action: 'Make a call (click-to-call)',
+			action: 'Make a call (click-to-call, charged)',
 			description:
 				'Ring a local endpoint first, then dial the destination and connect both (click-to-call). Outbound calls are charged.',
 			fields: [
@@ -158,7 +158,9 @@ export const call: ResourceSpec = {
 				issues(
 					required('Endpoint', p.endpointId),
 					required('Destination', p.to),
-					matches('Destination', String(p.to ?? '').replace(/[\s().-]/g, ''), /^\+?[\d*#]{2,20}$/, 'a dialable number or extension: digits, *, # and an optional leading +'),
+					/^\+?[\d*#]{2,20}$/.test(String(p.to ?? '').replace(/[\s().-]/g, '')) || isBlank(p.to)
+						? undefined
+						: { field: 'Destination', problem: `"${String(p.to)}" is not dialable`, rule: 'a number or extension: digits, *, # and an optional leading + (spaces, dashes and brackets are ignored)' },
 				),
 			request: (p, env) => {
 				const endpoint = String(p.endpointId).trim();

@@ -61,7 +61,7 @@ export const notification: ResourceSpec = {
 		{
 			value: 'addRecipient',
 			name: 'Add Recipient',
-			action: 'Add a notification recipient',
+			action: 'Add a notification recipient (SMS charged)',
 			description: 'Add an e-mail address or mobile number to a notification type (SMS notifications are charged)',
 			fields: [typeField, methodField, destinationField],
 			validate: (p) => [...typeIssues(p.type), ...recipientIssues(p.method, p.destination)],
@@ -72,13 +72,14 @@ export const notification: ResourceSpec = {
 			}),
 			output: (response, p) => [{ ...(wholesaleItems(response)[0] as object), type: p.type, method: p.method, destination: String(p.destination).trim(), hash: recipientHash(p.destination) }],
 		},
-		getOperation({ value: 'getAll', name: 'Get Many', action: 'Get many notifications', description: 'List the notifications set up on the account', path: NOTIFICATIONS_PATH }),
+		getOperation({ value: 'getAll', name: 'Get Many', action: 'Get many notifications', description: 'List the notifications set up on the account', path: NOTIFICATIONS_PATH, paging: 'client' }),
 		getOperation({ value: 'getAvailableTypes', name: 'Get Available Types', action: 'Get the available notification types', description: 'List the notification types the account can use', path: `${NOTIFICATIONS_PATH}/available` }),
 		{
 			value: 'getHistory',
 			name: 'Get History',
 			action: 'Get the notification history',
 			description: 'List notifications sent in the last 60 days, optionally of one class (e.g. trunk, billing)',
+			paging: 'client',
 			fields: [
 				{
 					displayName: 'Filters',

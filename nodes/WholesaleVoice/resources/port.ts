@@ -3,11 +3,27 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import type { Params, ResourceSpec, ValidationIssue } from '../../shared/operation';
 import { compact } from '../../shared/params';
 import { isBlank, issues, matches, required } from '../../shared/validation';
-import { plainDateTime, unwrap } from '../fields';
+import { asDisplayed, plainDateTime, unwrap } from '../fields';
 import { validatePortSubmission } from '../validation';
 import { PORT_CUSTOMER_MAX_LENGTHS } from '../validation/rules';
 
 const GNP_PATH = '/v3/porting/{ACCOUNT}/gnp';
+
+const PORT_FIELD_LABELS: Record<string, string> = {
+	mbn: 'Main Billing Number',
+	lcp: 'Losing Provider',
+	lcp_cupid: 'Losing Provider',
+	type: 'Port Type',
+	lines: 'Lines',
+	channels: 'Channels',
+	contact_email: 'Contact E-Mail',
+	billing_postcode: 'Billing Postcode',
+	account_number: 'Additional Fields > Account Number',
+	orig_ref: 'Additional Fields > Original Order Reference',
+	port_date: 'Additional Fields > Port Date',
+	customer: 'Customer',
+	numbers: 'Numbers',
+};
 
 const refField: INodeProperties = {
 	displayName: 'Order Reference',
@@ -251,7 +267,7 @@ export const port: ResourceSpec = {
 		{
 			value: 'submit',
 			name: 'Submit',
-			action: 'Submit a number port',
+			action: 'Submit a number port (charged)',
 			description:
 				'Submit a GNP port of UK geographic numbers. Each submission is charged; a resubmission without the original order reference is billed as a new order. Every rule is checked first.',
 			fields: [
@@ -269,7 +285,9 @@ export const port: ResourceSpec = {
 			],
 			validate: (p) => {
 				const { submission, issues: found } = portSubmission(p);
-				return [...found, ...(submission ? validatePortSubmission(submission) : [])];
+				const checked = submission ? validatePortSubmission(submission) : [];
+				// With fields, name the node's parameters; with JSON, the paths inside it.
+				return [...found, ...(p.mode === 'json' ? checked : asDisplayed(checked, PORT_FIELD_LABELS))];
 			},
 			request: (p) => ({ method: 'POST', path: GNP_PATH, body: portSubmission(p).submission }),
 		},

@@ -28,6 +28,7 @@ function historyOperation(collection: 'prepayments' | 'transfers', label: string
 		name: `Get ${label}`,
 		action: `Get ${label.toLowerCase()}`,
 		description: `List ${label.toLowerCase()}: all of them, or only the latest 1 or 10`,
+		paging: 'client',
 		fields: [
 			{
 				displayName: 'Which',

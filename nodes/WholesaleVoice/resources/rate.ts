@@ -80,6 +80,7 @@ export const rate: ResourceSpec = {
 			name: 'Get Tariffs',
 			action: 'Get the tariffs',
 			description: 'List the tariffs (rate decks) of the account with their service level and rate card location',
+			paging: 'client',
 			request: () => ({ method: 'GET', path: `${ACCOUNT_PATH}/rates/tariffs` }),
 			output: wholesaleItems,
 		},

@@ -225,7 +225,7 @@ export const routing: ResourceSpec = {
 		{
 			value: 'remove',
 			name: 'Remove Configuration',
-			action: 'Remove the configuration of a number',
+			action: 'Remove number routing (changes live routing)',
 			description: 'Remove a number\'s configuration (routing stops), keeping the number on the account. Changes live routing at once.',
 			fields: [numberField],
 			validate: (p) => numberIssue('Number', p.number),
@@ -235,7 +235,7 @@ export const routing: ResourceSpec = {
 		{
 			value: 'set',
 			name: 'Set Configuration',
-			action: 'Set the routing configuration of a number',
+			action: 'Set number routing (changes live routing)',
 			description:
 				'Write a number\'s routing configuration (replaces the current one; checked against every routing rule first). Changes live routing at once.',
 			fields: [

@@ -16,6 +16,7 @@ export const summary: ResourceSpec = {
 			name: 'Get',
 			action: 'Get a traffic summary',
 			description: 'Summarise traffic by a key (e.g. destination or trunk) for inbound, outbound or both directions, inline; indicative only',
+			paging: 'client',
 			fields: [
 				{
 					displayName: 'Direction',

@@ -142,6 +142,7 @@ export const voice: ResourceSpec = {
 					],
 				},
 			],
+			paging: 'client',
 			validate: (p) => validateChannelHistoryInterval('Interval', p.interval),
 			path: `${VOICE_PATH}/channels/history`,
 			query: (p) => ({ interval: p.interval }),
