@@ -160,7 +160,6 @@ interface PlannedCall {
 	/** The operation answers no items (an empty list). */
 	empty?: boolean;
 	/** Known gap: a list with no default limit (more than 50 items reach the model). */
-	unbounded?: boolean;
 }
 
 const PLANS: Record<NodeUnderTest['key'], PlannedCall[]> = {
@@ -261,7 +260,7 @@ const PLANS: Record<NodeUnderTest['key'], PlannedCall[]> = {
 		// No report is waiting: an operation with no items reaches the model as "" (n8n's observation for no output).
 		{ resource: 'report', operation: 'listFiles', expect: { method: 'GET', path: /^\/v3\/files\/123456$/ }, empty: true },
 		// Known gap: no default limit (Max Results defaults to the API's 9999): every row reaches the model.
-		{ resource: 'summary', operation: 'get', parameters: { key: 'destination' }, expect: { method: 'POST', path: /\/summary\/destination$/ }, unbounded: true },
+		{ resource: 'summary', operation: 'get', parameters: { key: 'destination' }, expect: { method: 'POST', path: /\/summary\/destination$/ } },
 		{ resource: 'tool', operation: 'time', expect: { method: 'GET', path: /^\/v3\/tools\/time$/ } },
 		{ resource: 'trunk', operation: 'getAll', expect: { method: 'GET', path: /trunk/ } },
 		{
@@ -682,16 +681,9 @@ describe(`the action nodes as AI Agent tools, with a scripted model (target ${TA
 					expect([name, Object.keys(item).filter((k) => ['items', 'nextPage', 'totalItems', 'error'].includes(k))]).toEqual([name, []]);
 					expect([name, 'success' in item && 'data' in item]).toEqual([name, false]);
 				}
-				// Lists are limited by default: no result is more than the default 50 items or ~40 kB,
-				// except the known gap (which fails here once the operation gets a default limit).
-				if (call.unbounded) {
-					console.log(`${name}: ${items.length} items, ${result!.content.length} characters reached the model (no default limit)`);
-					expect([name, items.length > 50]).toEqual([name, true]);
-				} else {
-					expect([name, items.length]).toEqual([name, expect.any(Number)]);
-					expect([name, items.length <= 50]).toEqual([name, true]);
-					expect(result!.content.length).toBeLessThan(40_000);
-				}
+				// Lists are limited by default: no result is more than the default 50 items or ~40 kB.
+				expect([name, items.length <= 50]).toEqual([name, true]);
+				expect(result!.content.length).toBeLessThan(40_000);
 				call.check?.(result!.json, result!.content);
 				worked[node.key].add(call.resource);
 			});
