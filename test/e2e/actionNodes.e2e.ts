@@ -9,7 +9,7 @@ import * as path from 'node:path';
 
 import { startSandbox, type Sandbox } from '../../sandbox/index';
 import { N8nInstance, httpRequest, nodeResult, runError, type N8nRun } from './harness';
-import { SandboxAdmin, sandboxCredentials } from './sandboxAdmin';
+import { SandboxAdmin, sandboxCredentials, wholesaleCredentials } from './sandboxAdmin';
 
 const PKG = 'n8n-nodes-telephony-platform';
 const PBX = { hostedPbxApi: { id: 'sandboxPbxCred01', name: 'Sandbox Hosted PBX' } };
@@ -121,6 +121,31 @@ const VOICE_AGENT_STEPS: Step[] = [
 	['Webhooks: get many after', { resource: 'webhook', operation: 'getAll', returnAll: true, filters: { agentId: 'agent_e2e_nodes' } }, { alwaysOutputData: true }],
 ];
 
+const WHOLESALE = { wholesaleVoiceApi: { id: 'sandboxWvCred001', name: 'Sandbox Wholesale Voice' } };
+
+const WHOLESALE_STEPS: Step[] = [
+	['Account type', { resource: 'account', operation: 'getType' }],
+	['Prepay balance', { resource: 'prepay', operation: 'getBalance' }],
+	['Invoices', { resource: 'invoice', operation: 'getAll', status: 'all', returnAll: false, limit: 2 }],
+	['Invoice PDF', { resource: 'invoice', operation: 'download', invoiceNumber: "={{ $('Invoices').first().json.InvoiceNumber }}", binaryPropertyName: 'data' }],
+	['Rate card', { resource: 'rate', operation: 'getRateCard', deck: 'default', output: 'file', binaryPropertyName: 'data' }],
+	['Latest CDRs report', { resource: 'report', operation: 'request', reportType: 'voiceCdrLatest', latest: '10', waitForResult: true, maxWaitSeconds: 60, includeRawFile: false, callback: '' }],
+	['Trunk: create', { resource: 'trunk', operation: 'create', trunk: 'e2e', type: 'auth' }],
+	['Number: validate', { resource: 'number', operation: 'validate', number: '+44 1632 960001' }],
+	[
+		'Routing: set',
+		{
+			resource: 'numberRouting', operation: 'set', number: '441632960001', mode: 'builder',
+			routes: { route: [{ rule: 'default', blocks: { block: [{ type: 'sip', stage: 1, endpoint: '%e164@pbx.e2e.example' }] } }] },
+			sections: {},
+		},
+	],
+	['e911: get', { resource: 'e911', operation: 'get', number: '12025550143' }],
+	['Losing providers', { resource: 'port', operation: 'getLosingProviders', returnAll: false, limit: 3 }],
+	// Refused before sending: the default trunk cannot be deleted.
+	['Trunk: delete the default', { resource: 'trunk', operation: 'delete', trunk: 'L001' }, { onError: 'continueRegularOutput' }],
+];
+
 const INTELLIGENCE_STEPS: Step[] = [
 	['Upgrade operators', { resource: 'configuration', operation: 'upgradeOperators', configurationId: SUPPORT_CONFIG, upgrade: 'named', operators: 'sentiment' }],
 	['Stream token', { resource: 'session', operation: 'getStreamToken', sessionId: 'sess_e2e_watch' }],
@@ -148,13 +173,14 @@ describe(`every action node under n8n execute (target ${process.env.TELEPHONY_N8
 		await admin.post('/intelligence/sessions', { session_id: 'sess_e2e_watch' });
 		await admin.post('/intelligence/sessions/sess_e2e_watch/script', { preset: 'demo', intervalMs: 0, wait: true });
 		n8n = await N8nInstance.create();
-		await n8n.importCredentials(sandboxCredentials(sandbox.url));
+		await n8n.importCredentials([...sandboxCredentials(sandbox.url), ...wholesaleCredentials(sandbox.url)]);
 		await n8n.importWorkflows([
 			chain('e2eNodeHostedPbx', 'e2e: Hosted PBX operations', `${PKG}.hostedPbx`, PBX, PBX_STEPS),
 			chain('e2eNodeVoiceAgnt', 'e2e: Voice Agent operations', `${PKG}.voiceAgent`, KEY, VOICE_AGENT_STEPS),
 			chain('e2eNodeIntellgnc', 'e2e: Conversation Intelligence operations', `${PKG}.conversationIntelligence`, KEY, INTELLIGENCE_STEPS),
+			chain('e2eNodeWholesale', 'e2e: Wholesale Voice operations', `${PKG}.wholesaleVoice`, WHOLESALE, WHOLESALE_STEPS),
 		]);
-		for (const id of ['e2eNodeHostedPbx', 'e2eNodeVoiceAgnt', 'e2eNodeIntellgnc']) {
+		for (const id of ['e2eNodeHostedPbx', 'e2eNodeVoiceAgnt', 'e2eNodeIntellgnc', 'e2eNodeWholesale']) {
 			since[id] = await admin.lastSeq();
 			const t0 = Date.now();
 			runs[id] = await n8n.execute(id);
@@ -292,5 +318,26 @@ describe(`every action node under n8n execute (target ${process.env.TELEPHONY_N8
 			['GET', '/intelligence/v1/sessions/sess_e2e_watch/events', 200],
 		]);
 		expect(log[0].body).toEqual({ all: false, operators: ['sentiment'] });
+	});
+	test('Wholesale Voice: reads, a PDF and a CSV file, a report collected once, a trunk, routing, e911, a local refusal', async () => {
+		const id = 'e2eNodeWholesale';
+		expect(runError(runs[id])).toBeUndefined();
+		expect(json(id, 'Account type')).toEqual([expect.objectContaining({ account_type: expect.any(String) })]);
+		const [pdf] = nodeResult(runs[id], 'Invoice PDF').items;
+		expect(pdf.binary?.data).toEqual(expect.objectContaining({ mimeType: 'application/pdf', fileName: expect.stringMatching(/^invoice-.+\.pdf$/) }));
+		expect(storedBinary(n8n.userFolder, pdf.binary!.data).subarray(0, 5).toString()).toBe('%PDF-');
+		const [card] = nodeResult(runs[id], 'Rate card').items;
+		expect(card.binary?.data).toEqual(expect.objectContaining({ mimeType: 'text/csv', fileName: 'rate-card-default.csv' }));
+		expect(storedBinary(n8n.userFolder, card.binary!.data).toString('utf8')).toMatch(/^Effective: /);
+		expect(json(id, 'Latest CDRs report').length).toBe(10);
+		expect(json(id, 'Trunk: create')).toEqual([expect.objectContaining({ password: expect.any(String) })]);
+		expect(json(id, 'Number: validate')).toEqual([expect.objectContaining({ valid: true, valid_cli: true })]);
+		expect(json(id, 'e911: get')).toEqual([expect.objectContaining({ number: '12025550143', configured: true })]);
+		expect(JSON.stringify(json(id, 'Trunk: delete the default'))).toMatch(/default IP-authenticated trunk/);
+		const log = await admin.requests({ api: 'wholesale', since: since[id] });
+		expect(log.filter((r) => r.path.startsWith('/v3/files/') && r.status === 200)).toHaveLength(1);
+		expect(log.find((r) => r.method === 'PUT' && r.path.endsWith('/config'))?.body).toEqual({ routing: { default: [[{ type: 'sip', endpoint: '%e164@pbx.e2e.example' }]] } });
+		expect(log.some((r) => r.method === 'DELETE')).toBe(false);
+		expect(log.every((r) => r.headers.authorization === 'Basic ***')).toBe(true);
 	});
 });

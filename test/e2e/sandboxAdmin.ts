@@ -121,6 +121,12 @@ export function sandboxCredentials(sandboxUrl: string): CredentialImport[] {
 	return JSON.parse(text.split(EXAMPLE_SANDBOX_URL).join(sandboxUrl)) as CredentialImport[];
 }
 
+/** The Wholesale Voice credential of the wholesale recipes, pointed at this sandbox. */
+export function wholesaleCredentials(sandboxUrl: string): CredentialImport[] {
+	const text = fs.readFileSync(path.join(EXAMPLES_DIR, 'wholesale', 'sandbox-credentials.json'), 'utf8');
+	return JSON.parse(text.split(EXAMPLE_SANDBOX_URL).join(sandboxUrl)) as CredentialImport[];
+}
+
 /** The node of a workflow with this name (throws when absent). */
 export function nodeNamed(workflow: Record<string, any>, name: string): Record<string, any> {
 	const found = (workflow.nodes as Array<Record<string, any>>).find((n) => n.name === name);

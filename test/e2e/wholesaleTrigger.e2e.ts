@@ -13,9 +13,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import { startSandbox, type Sandbox } from '../../sandbox/index';
-import type { CredentialImport } from './harness';
 import { N8nInstance, nodeResult, runError, type N8nRun } from './harness';
-import { EXAMPLES_DIR, EXAMPLE_SANDBOX_URL, SandboxAdmin, nodeNamed, sandboxCredentials } from './sandboxAdmin';
+import { EXAMPLES_DIR, SandboxAdmin, nodeNamed, sandboxCredentials, wholesaleCredentials } from './sandboxAdmin';
 
 const PKG = 'n8n-nodes-telephony-platform';
 const WHOLESALE_DIR = path.join(EXAMPLES_DIR, 'wholesale');
@@ -42,10 +41,6 @@ function loadRecipe(file: string): Record<string, any> {
 	return JSON.parse(fs.readFileSync(path.join(WHOLESALE_DIR, file), 'utf8')) as Record<string, any>;
 }
 
-function wholesaleCredentials(sandboxUrl: string): CredentialImport[] {
-	const text = fs.readFileSync(path.join(WHOLESALE_DIR, 'sandbox-credentials.json'), 'utf8');
-	return JSON.parse(text.split(EXAMPLE_SANDBOX_URL).join(sandboxUrl)) as CredentialImport[];
-}
 
 /** Not a recipe: every event, a query-parameter secret, 127.0.0.1 allowed; a No Op behind it. */
 function everythingWorkflow(): Record<string, unknown> {
