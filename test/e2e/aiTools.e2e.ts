@@ -437,7 +437,7 @@ const SAFETY: SafetyCall[] = [
 		},
 		bad: { Main_Billing_Number: '07700900123', Contact_Email: 'porting@acme.example' },
 		// The port checks name the API's field ("mbn"), not the parameter ("Main Billing Number").
-		field: /^mbn$/,
+		field: /^Main Billing Number$/,
 	},
 	{
 		node: 'wholesaleVoice',
