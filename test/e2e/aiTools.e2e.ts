@@ -436,7 +436,7 @@ const SAFETY: SafetyCall[] = [
 			additionalFields: {},
 		},
 		bad: { Main_Billing_Number: '07700900123', Contact_Email: 'porting@acme.example' },
-		// The port checks name the API's field ("mbn"), not the parameter ("Main Billing Number").
+		// Port refusals name the field as the node shows it, not the API key ("mbn").
 		field: /^Main Billing Number$/,
 	},
 	{
