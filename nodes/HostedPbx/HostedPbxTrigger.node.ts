@@ -242,19 +242,21 @@ async function pollTrigger(context: ITriggerFunctions): Promise<ITriggerResponse
 
 	let stopped = false;
 	let sleeping: { cancel: () => void } | undefined;
-	const activatedAt = Date.now();
+	// Primed before trigger() returns: n8n stores a trigger's static data after activation and then
+	// only when it emits, so a cursor primed later would be lost if main restarted before the first
+	// event, and records made meanwhile would count as history.
+	let cursor: PollCursor = state.cursor?.key === key ? state.cursor : await primeCursor(client, path, source, key, lookbackMs);
+	state.cursor = cursor;
 	const loop = async () => {
-		if (!state.cursor || state.cursor.key !== key) {
-			state.cursor = await primeCursor(client, path, source, key, lookbackMs, activatedAt);
-		}
 		while (!stopped) {
 			const sleep = cancellableSleep(intervalMs);
 			sleeping = sleep;
 			await sleep.promise;
 			if (stopped) return;
 			try {
-				const { fresh, cursor } = await pollNewRecords(client, path, source, state.cursor, lookbackMs);
-				state.cursor = cursor;
+				const polled = await pollNewRecords(client, path, source, cursor, lookbackMs);
+				cursor = state.cursor = polled.cursor;
+				const { fresh } = polled;
 				if (fresh.length) context.emit([context.helpers.returnJsonArray(fresh.map((r) => polledItem(event, r)))]);
 			} catch (error) {
 				const status = Number((error as NodeApiError).httpCode);

@@ -248,8 +248,27 @@ describe('polling', () => {
 		expect(started.emitted[0]).toMatchObject({ event: 'missedCall', direction: 'IN', outcome: 'BUSY', fromNumber: '+447700900009' });
 	});
 
+	test('the cursor is primed and stored before activation returns, so a restart before the first event keeps it', async () => {
+		const started = await startTrigger(missedCalls);
+		// n8n saves static data right after activation: the cursor must already be there.
+		expect(started.staticData().cursor).toMatchObject({ key: expect.any(String), since: expect.any(String) });
+		await started.response.closeFunction?.();
+		const cursor = JSON.parse(JSON.stringify(started.staticData().cursor)) as PollCursor;
+		sandbox.pbx.injectIncomingCall({ from: '+447700900403' });
+		const restarted = await startTrigger(missedCalls, { staticData: { cursor } });
+		await waitFor(() => restarted.emitted.length === 1);
+		expect(emittedCallers(restarted)).toEqual(['+447700900403']);
+	});
+
+	test('401 at activation fails the activation with the error; nothing is left running', async () => {
+		await expect(startTrigger(missedCalls, { password: 'wrong' })).rejects.toThrow(/\(401\)/);
+	});
+
 	test('401 while polling stops through emitError', async () => {
-		const started = await startTrigger(missedCalls, { password: 'wrong' });
+		const first = await startTrigger(missedCalls);
+		await first.response.closeFunction?.();
+		const cursor = JSON.parse(JSON.stringify(first.staticData().cursor)) as PollCursor;
+		const started = await startTrigger(missedCalls, { password: 'wrong', staticData: { cursor } });
 		await waitFor(() => started.errors.length === 1);
 		expect(started.errors[0].message).toMatch(/\(401\)/);
 	});
