@@ -89,8 +89,12 @@ export class VoiceAgentTrigger implements INodeType {
 				httpMethod: 'POST',
 				responseMode:
 					'={{$parameter["event"] !== "conversation.initiating" ? "onReceived" : $parameter["responseMode"] === "lastNode" ? "lastNode" : $parameter["responseMode"] === "responseNode" ? "responseNode" : "onReceived"}}',
-				// With "When Last Node Finishes", the answer is the JSON of the last node's first item.
-				responseData: 'firstEntryJson',
+				// "When Last Node Finishes" answers the JSON of the last node's first item. Every other mode
+				// must evaluate to "": n8n answers an "onReceived" webhook with responseData when it is set
+				// (and defaults it to the literal "firstEntryJson" when absent), and only otherwise with the
+				// webhookResponse that webhook() returns (the dynamic variables set in the node).
+				responseData:
+					'={{$parameter["event"] === "conversation.initiating" && $parameter["responseMode"] === "lastNode" ? "firstEntryJson" : ""}}',
 				path: 'voice-agent',
 			},
 		],

@@ -30,7 +30,11 @@ const ID = {
 	liveAnalysis: 'tpLiveAnalysis01',
 	inboundSms: 'e2eInboundSms001',
 	lastNode: 'e2eLastNodeAnsw01',
+	withValues: 'e2eWithValues001',
+	immediately: 'e2eImmediately01',
 };
+const VALUES_AGENT = 'agent_e2e_values';
+const IMMEDIATE_AGENT = 'agent_e2e_immediate';
 
 /**
  * Not a recipe: the pre-call answer with "When Last Node Finishes" (the recommended mode; a Set
@@ -55,6 +59,34 @@ function lastNodeWorkflow(): Record<string, unknown> {
 		connections: { 'Call is starting': { main: [[{ node: 'Answer', type: 'main', index: 0 }]] } },
 		settings: { executionOrder: 'v1' },
 	};
+}
+
+/**
+ * Not recipes: the two "Immediately" modes (each for its own agent). n8n answers such a webhook
+ * with the trigger's responseData when that is set, so these prove the node leaves it empty.
+ */
+function immediateWorkflows(): Array<Record<string, unknown>> {
+	const trigger = (id: string, agentId: string, parameters: Record<string, unknown>, webhookId: string) => ({
+		id,
+		name: `e2e: Voice Agent Trigger answering at once (${parameters.responseMode})`,
+		nodes: [
+			{
+				id: `${id}-t`, name: 'Call is starting', type: `${PKG}.voiceAgentTrigger`, typeVersion: 1, position: [0, 0], webhookId,
+				parameters: { event: 'conversation.initiating', agentId, timeoutMs: 5000, ...parameters },
+				credentials: { platformApiKeyApi: { id: 'sandboxKeyCred01', name: 'Sandbox Platform API Key' } },
+			},
+		],
+		connections: {},
+		settings: { executionOrder: 'v1' },
+	});
+	return [
+		trigger(ID.withValues, VALUES_AGENT, {
+			responseMode: 'withValues',
+			dynamicVariables: { pairs: [{ name: 'plan', value: 'gold' }, { name: 'greeting', value: 'hello at once' }] },
+			configOverride: '{"text_only": true}',
+		}, '5b0c1d2e-3f4a-4b5c-8d6e-7f8091a2b3c4'),
+		trigger(ID.immediately, IMMEDIATE_AGENT, { responseMode: 'immediately' }, '6c1d2e3f-4a5b-4c6d-9e7f-8091a2b3c4d5'),
+	];
 }
 
 /** Not a recipe: the inbound-SMS events of the Hosted PBX Trigger, live and polled, each answered by an SMS. */
@@ -124,7 +156,7 @@ describe(`the recipes in a real n8n with active triggers (target ${process.env.T
 		const workflows = exampleFiles().map(loadExample);
 		// The test's copy polls every second (the recipe: every minute).
 		nodeNamed(workflows.find((w) => w.id === ID.missedCall)!, 'Missed call').parameters.pollIntervalSeconds = 1;
-		await n8n.importWorkflows([...workflows, inboundSmsWorkflow(), lastNodeWorkflow()]);
+		await n8n.importWorkflows([...workflows, inboundSmsWorkflow(), lastNodeWorkflow(), ...immediateWorkflows()]);
 		const t1 = Date.now();
 		await n8n.start();
 		const t2 = Date.now();
@@ -172,20 +204,22 @@ describe(`the recipes in a real n8n with active triggers (target ${process.env.T
 		// Two live triggers: the incoming-call recipe and the inbound-SMS workflow.
 		await admin.until('two PBX live streams', async () => (await admin.get<unknown[]>('/pbx/streams')).length >= 2);
 		// n8n may finish registering a webhook just after the activation call answered.
-		const webhooks = await admin.until('three agent webhooks', async () => {
+		const webhooks = await admin.until('five agent webhooks', async () => {
 			const list = await admin.get<Array<Record<string, any>>>('/convai/webhooks');
-			return list.length >= 3 && list;
+			return list.length >= 5 && list;
 		});
 		expect(webhooks.map((w) => [w.event_type, w.agent_id, w.status]).sort()).toEqual([
 			['conversation.completed', AGENT, 'active'],
 			['conversation.initiating', OTHER_AGENT, 'active'],
 			['conversation.initiating', AGENT, 'active'],
+			['conversation.initiating', IMMEDIATE_AGENT, 'active'],
+			['conversation.initiating', VALUES_AGENT, 'active'],
 		]);
 		for (const w of webhooks) {
 			expect(w.url).toMatch(new RegExp(`^${n8n.baseUrl}/webhook/[0-9a-f-]{36}/voice-agent$`));
 			expect(Object.keys(w.request_headers)).toEqual(['x-n8n-webhook-secret']);
 		}
-		expect(webhooks.filter((w) => w.event_type === 'conversation.initiating').map((w) => w.timeout_ms)).toEqual([5000, 5000]);
+		expect(webhooks.filter((w) => w.event_type === 'conversation.initiating').map((w) => w.timeout_ms)).toEqual([5000, 5000, 5000, 5000]);
 		await admin.until('the session stream', async () => (await admin.get<Array<{ sessionId: string }>>('/intelligence/streams')).some((s) => s.sessionId === SESSION));
 		// The polling triggers made their first (priming) call history and SMS requests.
 		await admin.waitForRequests({ api: 'pbx', method: 'GET', pathPrefix: '/api/v1/customers/me/calls' }, () => true);
@@ -353,6 +387,22 @@ describe(`the recipes in a real n8n with active triggers (target ${process.env.T
 		expect(delivery).toMatchObject({ outcome: 'delivered', response: { status: 200 } });
 		expect(delivery.response.elapsedMs).toBeLessThan(5000);
 		expect(answer.dynamic_variables).toEqual({ greeting: 'hello from the last node', conversation: answer.conversation_id });
+	});
+
+	test('"Immediately, With Values Set Here": the agent gets the variables and override set in the node at once; the workflow runs', async () => {
+		const answer = await admin.post('/convai/conversations', { agent_id: VALUES_AGENT, completed: false });
+		expect(answer.deliveries?.[0]).toMatchObject({ outcome: 'delivered', response: { status: 200 } });
+		expect(answer.deliveries[0].response.body).toEqual({ dynamic_variables: { plan: 'gold', greeting: 'hello at once' }, conversation_config_override: { text_only: true } });
+		expect(answer.dynamic_variables).toEqual({ plan: 'gold', greeting: 'hello at once' });
+		const [run] = await n8n.waitForExecutions(ID.withValues, 1);
+		expect(nodeResult(run, 'Call is starting').json[0]).toMatchObject({ conversation_id: answer.conversation_id });
+	});
+
+	test('"Immediately, Empty": the agent gets an empty answer at once (its defaults); the workflow runs', async () => {
+		const answer = await admin.post('/convai/conversations', { agent_id: IMMEDIATE_AGENT, completed: false });
+		expect(answer.deliveries?.[0]).toMatchObject({ outcome: 'delivered', response: { status: 200, body: {} } });
+		expect(answer.dynamic_variables).toEqual({});
+		expect(await n8n.waitForExecutions(ID.immediately, 1)).toHaveLength(1);
 	});
 
 	test('deactivation stops the triggers: the agent webhook is deleted at the service, the live stream closed', async () => {
