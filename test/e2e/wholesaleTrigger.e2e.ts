@@ -108,6 +108,9 @@ describe(`the Wholesale Voice Trigger in a real n8n (target ${process.env.TELEPH
 		await n8n.start();
 		await n8n.setupOwner();
 		for (const id of Object.values(ID)) await n8n.activateNow(id);
+		// n8n may serve a production webhook a moment after activation answered: ask with a preflight
+		// (OPTIONS starts no execution) until each path is known.
+		for (const hook of Object.values(HOOK)) await n8n.waitForWebhook(hook, { method: 'OPTIONS' });
 	});
 
 	afterAll(async () => {
