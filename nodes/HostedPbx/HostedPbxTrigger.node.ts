@@ -8,6 +8,7 @@ import type {
 import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { hostedPbxApi } from '../shared/apis';
+import { filtersField } from '../shared/describe';
 import { idFromUri } from '../shared/params';
 import { cancellableSleep } from '../shared/streams/backoff';
 import { heartbeatTimeoutOption, triggerOptions } from '../shared/streams/options';
@@ -112,35 +113,27 @@ export class HostedPbxTrigger implements INodeType {
 				],
 			},
 			{ ...customerField, displayOptions: { show: { source: ['poll'] } } },
-			{
-				displayName: 'Filters',
-				name: 'filters',
-				type: 'collection',
-				placeholder: 'Add Filter',
-				default: {},
-				displayOptions: { show: { source: ['poll'], pollEvent: ['callRecord'] } },
-				options: [
-					{
-						displayName: 'Direction',
-						name: 'direction',
-						type: 'options',
-						default: 'any',
-						options: [
-							{ name: 'Any', value: 'any' },
-							{ name: 'Inbound', value: 'in' },
-							{ name: 'Outbound', value: 'out' },
-						],
-					},
-					{
-						displayName: 'Outcomes',
-						name: 'outcomes',
-						type: 'multiOptions',
-						default: [],
-						description: 'Only calls with one of these outcomes (all when none is chosen)',
-						options: OUTCOMES.map((value) => ({ name: value.replace('_', ' ').toLowerCase().replace(/^\w/, (c) => c.toUpperCase()), value })),
-					},
-				],
-			},
+			filtersField([
+				{
+					displayName: 'Direction',
+					name: 'direction',
+					type: 'options',
+					default: 'any',
+					options: [
+						{ name: 'Any', value: 'any' },
+						{ name: 'Inbound', value: 'in' },
+						{ name: 'Outbound', value: 'out' },
+					],
+				},
+				{
+					displayName: 'Outcomes',
+					name: 'outcomes',
+					type: 'multiOptions',
+					default: [],
+					description: 'Only calls with one of these outcomes (all when none is chosen)',
+					options: OUTCOMES.map((value) => ({ name: value.replace('_', ' ').toLowerCase().replace(/^\w/, (c) => c.toUpperCase()), value })),
+				},
+			], { displayOptions: { show: { source: ['poll'], pollEvent: ['callRecord'] } } }),
 			{
 				displayName: 'Poll Every (Seconds)',
 				name: 'pollIntervalSeconds',

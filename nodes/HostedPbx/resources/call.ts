@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { binaryPropertyField } from '../../shared/describe';
+import { binaryPropertyField, filtersField } from '../../shared/describe';
 import type { Params, ResourceSpec } from '../../shared/operation';
 import { FileOutput } from '../../shared/operation';
 import { compact, isoUtc, segment } from '../../shared/params';
@@ -16,59 +16,52 @@ const dateFilter = (name: string, displayName: string, description: string): INo
 });
 
 /** Every call history filter of the API. */
-export const callFilters: INodeProperties = {
-	displayName: 'Filters',
-	name: 'filters',
-	type: 'collection',
-	placeholder: 'Add Filter',
-	default: {},
-	options: [
-		dateFilter('createdAfter', 'Created After', 'Only records created after this time'),
-		dateFilter('createdBefore', 'Created Before', 'Only records created before this time'),
-		{
-			displayName: 'Direction',
-			name: 'direction',
-			type: 'options',
-			default: 'in',
-			options: [
-				{ name: 'Inbound', value: 'in' },
-				{ name: 'Outbound', value: 'out' },
-			],
-		},
-		{
-			displayName: 'Endpoint ID',
-			name: 'endpointId',
-			type: 'string',
-			default: '',
-			placeholder: '201',
-			description: 'Only calls involving this endpoint (a whole number)',
-		},
-		{
-			displayName: 'From',
-			name: 'from',
-			type: 'string',
-			default: '',
-			description: 'Exact calling number, no wildcards',
-		},
-		{
-			displayName: 'Include Internal Calls',
-			name: 'includeLocal',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to include calls between two endpoints of the account (only their outbound record is listed)',
-		},
-		dateFilter('startedAfter', 'Started After', 'Only calls that started after this time'),
-		dateFilter('startedBefore', 'Started Before', 'Only calls that started before this time'),
-		{
-			displayName: 'To',
-			name: 'to',
-			type: 'string',
-			default: '',
-			description: 'Exact called number, no wildcards',
-		},
-	],
-};
+export const callFilters: INodeProperties = filtersField([
+	dateFilter('createdAfter', 'Created After', 'Only records created after this time'),
+	dateFilter('createdBefore', 'Created Before', 'Only records created before this time'),
+	{
+		displayName: 'Direction',
+		name: 'direction',
+		type: 'options',
+		default: 'in',
+		options: [
+			{ name: 'Inbound', value: 'in' },
+			{ name: 'Outbound', value: 'out' },
+		],
+	},
+	{
+		displayName: 'Endpoint ID',
+		name: 'endpointId',
+		type: 'string',
+		default: '',
+		placeholder: '201',
+		description: 'Only calls involving this endpoint (a whole number)',
+	},
+	{
+		displayName: 'From',
+		name: 'from',
+		type: 'string',
+		default: '',
+		description: 'Exact calling number, no wildcards',
+	},
+	{
+		displayName: 'Include Internal Calls',
+		name: 'includeLocal',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to include calls between two endpoints of the account (only their outbound record is listed)',
+	},
+	dateFilter('startedAfter', 'Started After', 'Only calls that started after this time'),
+	dateFilter('startedBefore', 'Started Before', 'Only calls that started before this time'),
+	{
+		displayName: 'To',
+		name: 'to',
+		type: 'string',
+		default: '',
+		description: 'Exact called number, no wildcards',
+	},
+]);
 
 const DATE_FILTERS = ['createdAfter', 'createdBefore', 'startedAfter', 'startedBefore'];
 

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { filtersField } from '../../shared/describe';
 import type { ResourceSpec } from '../../shared/operation';
 import { compact, isoUtc } from '../../shared/params';
 import { dateTime, issues } from '../../shared/validation';
@@ -48,27 +49,20 @@ export const recording: ResourceSpec = {
 			...RECORDINGS,
 			description: 'List call recordings, filtered by time, by one call leg (call ID) or by a whole call (linked ID)',
 			fields: [
-				{
-					displayName: 'Filters',
-					name: 'filters',
-					type: 'collection',
-					placeholder: 'Add Filter',
-					default: {},
-					options: [
-						{ displayName: 'Call ID', name: 'callId', type: 'string', default: '', description: 'Only recordings of this call leg' },
-						{ displayName: 'Created After', name: 'createdAfter', type: 'dateTime', default: '' },
-						{ displayName: 'Created Before', name: 'createdBefore', type: 'dateTime', default: '' },
-						{
-							displayName: 'Linked ID',
-							name: 'linkedId',
-							type: 'string',
-							default: '',
-							description: 'Only recordings of every leg of this call (the linkedId of a call record)',
-						},
-						{ displayName: 'Started After', name: 'startedAfter', type: 'dateTime', default: '' },
-						{ displayName: 'Started Before', name: 'startedBefore', type: 'dateTime', default: '' },
-					],
-				},
+				filtersField([
+					{ displayName: 'Call ID', name: 'callId', type: 'string', default: '', description: 'Only recordings of this call leg' },
+					{ displayName: 'Created After', name: 'createdAfter', type: 'dateTime', default: '' },
+					{ displayName: 'Created Before', name: 'createdBefore', type: 'dateTime', default: '' },
+					{
+						displayName: 'Linked ID',
+						name: 'linkedId',
+						type: 'string',
+						default: '',
+						description: 'Only recordings of every leg of this call (the linkedId of a call record)',
+					},
+					{ displayName: 'Started After', name: 'startedAfter', type: 'dateTime', default: '' },
+					{ displayName: 'Started Before', name: 'startedBefore', type: 'dateTime', default: '' },
+				]),
 			],
 			validate: (p) => issues(DATE_FILTERS.map((name) => dateTime(`Filters > ${name}`, p.filters?.[name]))),
 			query: (p) => {

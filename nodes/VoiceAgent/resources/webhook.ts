@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { filtersField } from '../../shared/describe';
 import { asNodeError } from '../../shared/errors';
 import type { ResourceSpec } from '../../shared/operation';
 import { compact, pairsToObject } from '../../shared/params';
@@ -169,17 +170,10 @@ export const webhook: ResourceSpec = {
 			description: 'List the webhooks of the account, optionally only one agent\'s or one event type\'s',
 			paging: 'client',
 			fields: [
-				{
-					displayName: 'Filters',
-					name: 'filters',
-					type: 'collection',
-					placeholder: 'Add Filter',
-					default: {},
-					options: [
-						{ displayName: 'Agent ID', name: 'agentId', type: 'string', default: '' },
-						{ ...eventTypeField, description: 'Only webhooks of this event type' },
-					],
-				},
+				filtersField([
+					{ displayName: 'Agent ID', name: 'agentId', type: 'string', default: '' },
+					{ ...eventTypeField, description: 'Only webhooks of this event type' },
+				]),
 			],
 			request: (p) => ({
 				method: 'GET',

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 
 import type { INodeProperties } from 'n8n-workflow';
 
+import { filtersField } from '../../shared/describe';
 import type { ResourceSpec } from '../../shared/operation';
 import { compact } from '../../shared/params';
 import { issues, matches, required } from '../../shared/validation';
@@ -81,18 +82,11 @@ export const notification: ResourceSpec = {
 			description: 'List notifications sent in the last 60 days, optionally of one class (e.g. trunk, billing)',
 			paging: 'client',
 			fields: [
-				{
-					displayName: 'Filters',
-					name: 'filters',
-					type: 'collection',
-					placeholder: 'Add Filter',
-					default: {},
-					options: [
-						{ displayName: 'Class', name: 'class', type: 'string', default: '', placeholder: 'billing' },
-						dateField('dateStart', 'Date Start', 'At most 60 days ago'),
-						dateField('dateEnd', 'Date End', 'Default now'),
-					],
-				},
+				filtersField([
+					{ displayName: 'Class', name: 'class', type: 'string', default: '', placeholder: 'billing' },
+					dateField('dateStart', 'Date Start', 'At most 60 days ago'),
+					dateField('dateEnd', 'Date End', 'Default now'),
+				]),
 			],
 			validate: (p) =>
 				asDisplayed(validateNotificationHistoryPeriod(plainDateTime(p.filters?.dateStart), plainDateTime(p.filters?.dateEnd)), {

@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { filtersField } from '../../shared/describe';
 import { validationError } from '../../shared/errors';
 import type { ResourceSpec } from '../../shared/operation';
 import { compact } from '../../shared/params';
@@ -93,20 +94,13 @@ export const voice: ResourceSpec = {
 				{ ...dateField('day', 'Day', 'The day (within the last 90 days)'), displayOptions: { show: { period: ['day'] } } },
 				{ ...dateField('dateStart', 'Date Start', 'From this time, GMT (default start of today; within the last 90 days)'), displayOptions: { show: { period: ['range'] } } },
 				{ ...dateField('dateEnd', 'Date End', 'Until this time, GMT (default now)'), displayOptions: { show: { period: ['range'] } } },
-				{
-					displayName: 'Filters',
-					name: 'filters',
-					type: 'collection',
-					placeholder: 'Add Filter',
-					default: {},
-					options: [
-						{ displayName: 'From', name: 'from', type: 'string', default: '', description: 'Calling number' },
-						{ displayName: 'Tag', name: 'tag', type: 'string', default: '', description: 'The X-Platform-Tag of the call' },
-						{ displayName: 'To', name: 'to', type: 'string', default: '', description: 'Called number' },
-						{ displayName: 'To Country (ISO)', name: 'toISO', type: 'string', default: '', placeholder: 'GB' },
-						{ displayName: 'Trunk', name: 'trunk', type: 'string', default: '' },
-					],
-				},
+				filtersField([
+					{ displayName: 'From', name: 'from', type: 'string', default: '', description: 'Calling number' },
+					{ displayName: 'Tag', name: 'tag', type: 'string', default: '', description: 'The X-Platform-Tag of the call' },
+					{ displayName: 'To', name: 'to', type: 'string', default: '', description: 'Called number' },
+					{ displayName: 'To Country (ISO)', name: 'toISO', type: 'string', default: '', placeholder: 'GB' },
+					{ displayName: 'Trunk', name: 'trunk', type: 'string', default: '' },
+				]),
 			],
 			validate: (p) =>
 				p.period === 'day'
