@@ -22,14 +22,17 @@
  *   --fresh            delete the demo's n8n user folder first (executions, owner, settings)
  *   --skip-build       use the dist/ that is there
  *   --target 1|2       n8n 1.123 (Node 22) or 2.x (Node 24, the default)
- *   --queue            queue mode (main + workers + webhook processor): not implemented yet
+ *   --queue            queue mode: a throwaway Postgres and Redis, n8n main on --port, two workers
+ *                      and a webhook processor (test/e2e/queue/cluster.ts, loaded through tsx;
+ *                      Postgres and Redis are installed with apt-get when missing). Nothing is kept:
+ *                      each run starts empty. See docs/scaling.md.
  *
- * Plain Node ESM without dependencies (runs on the machine's Node 20); n8n runs on the Node
- * that provisioning installed.
+ * Plain Node ESM on the machine's Node 20; n8n's environment and the queue-mode cluster come from
+ * the e2e harness (TypeScript, loaded through tsx), so the demo runs n8n exactly as the tests do.
+ * n8n runs on the Node that provisioning installed.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -56,7 +59,8 @@ const USAGE = `usage: npm run demo [-- options]
   --fresh            delete the demo's n8n user folder first (executions, owner, settings)
   --skip-build       use the dist/ that is there
   --target 1|2       n8n 1.123 on Node 22, or 2.x on Node 24 (the default)
-  --queue            queue mode: not implemented yet
+  --queue            queue mode: Postgres, Redis, n8n main, two workers, a webhook processor
+                     (throwaway: each run starts empty; n8n 2.x only; see docs/scaling.md)
 `;
 
 function parseArgs(argv) {
@@ -179,19 +183,32 @@ async function stopChild(child, graceMs) {
 async function shutdown(code) {
 	if (stopping) return;
 	stopping = true;
+	if (queueCluster) {
+		say('stopping the webhook processor, the workers, main, Redis and Postgres…');
+		await queueCluster.dispose().catch((e) => say(`stopping the cluster: ${e.message}`));
+	} else if (n8nInstance) {
+		say('stopping n8n…');
+		await n8nInstance.dispose().catch((e) => say(`stopping n8n: ${e.message}`));
+	}
 	const list = [...children];
 	if (list.length) say(`stopping ${list.map((c) => c.demoName ?? path.basename(c.spawnfile)).join(', ')}…`);
-	await Promise.all(list.map((c) => stopChild(c, c.demoName === 'n8n' ? 12_000 : 5_000)));
+	await Promise.all(list.map((c) => stopChild(c, 5_000)));
 	watchdog?.kill();
-	if (list.length) say('stopped everything the demo started.');
+	say('stopped everything the demo started.');
 	process.exit(code);
 }
 
+/** The n8n the demo started (one process, or the queue-mode cluster): stopped first on shutdown. */
+let n8nInstance;
+let queueCluster;
+
+const signalHandlers = {};
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-	process.on(signal, () => {
+	signalHandlers[signal] = () => {
 		process.stderr.write('\n');
 		void shutdown(signal === 'SIGINT' ? 0 : 143);
-	});
+	};
+	process.on(signal, signalHandlers[signal]);
 }
 
 // --- helpers -----------------------------------------------------------------------------
@@ -203,143 +220,6 @@ function portFree(port) {
 		server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
 	});
 }
-
-async function freePort() {
-	return await new Promise((resolve, reject) => {
-		const server = net.createServer();
-		server.on('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address();
-			server.close(() => resolve(port));
-		});
-	});
-}
-
-/** One HTTP request without keep-alive; JSON bodies parsed. */
-function request(url, { method = 'GET', headers = {}, body } = {}) {
-	return new Promise((resolve, reject) => {
-		const req = http.request(url, { method, headers: { connection: 'close', ...headers }, agent: false, timeout: 30_000 }, (res) => {
-			const chunks = [];
-			res.on('data', (c) => chunks.push(c));
-			res.on('end', () => {
-				const text = Buffer.concat(chunks).toString('utf8');
-				let parsed = text;
-				if (String(res.headers['content-type']).includes('json') && text) {
-					try {
-						parsed = JSON.parse(text);
-					} catch {}
-				}
-				resolve({ status: res.statusCode ?? 0, headers: res.headers, body: parsed });
-			});
-		});
-		req.on('timeout', () => req.destroy(new Error(`${method} ${url}: no answer`)));
-		req.on('error', reject);
-		req.end(body);
-	});
-}
-
-/** n8n's REST API with the session cookie (bound to a browser-id header). */
-class Rest {
-	constructor(baseUrl) {
-		this.baseUrl = baseUrl;
-		this.cookie = '';
-		this.browserId = `demo-${process.pid}-${Date.now()}`;
-	}
-	async call(method, urlPath, body) {
-		const headers = { 'browser-id': this.browserId, accept: 'application/json' };
-		if (this.cookie) headers.cookie = this.cookie;
-		if (body !== undefined) headers['content-type'] = 'application/json';
-		const res = await request(new URL(urlPath, this.baseUrl).toString(), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-		for (const c of [].concat(res.headers['set-cookie'] ?? [])) {
-			const pair = c.split(';')[0];
-			if (pair.startsWith('n8n-auth=')) this.cookie = pair;
-		}
-		const data = res.body && typeof res.body === 'object' && 'data' in res.body ? res.body.data : res.body;
-		return { status: res.status, data, body: res.body };
-	}
-	async ok(method, urlPath, body) {
-		const res = await this.call(method, urlPath, body);
-		if (res.status < 200 || res.status >= 300) throw new Error(`${method} ${urlPath} answered ${res.status}: ${JSON.stringify(res.body).slice(0, 1000)}`);
-		return res.data;
-	}
-}
-
-function findDependencyDir(name) {
-	let dir = REPO;
-	for (;;) {
-		const candidate = path.join(dir, 'node_modules', name);
-		if (fs.existsSync(path.join(candidate, 'package.json'))) return fs.realpathSync(candidate);
-		const parent = path.dirname(dir);
-		if (parent === dir) return undefined;
-		dir = parent;
-	}
-}
-
-/**
- * The built package as n8n installs a community package: package.json and dist/ copied (so a
- * rebuild while the demo runs changes nothing), runtime dependencies linked.
- */
-function installPackage(userFolder) {
-	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
-	const dest = path.join(nodesDir, 'node_modules', PKG.name);
-	fs.rmSync(dest, { recursive: true, force: true });
-	fs.mkdirSync(dest, { recursive: true });
-	fs.copyFileSync(path.join(REPO, 'package.json'), path.join(dest, 'package.json'));
-	fs.cpSync(path.join(REPO, 'dist'), path.join(dest, 'dist'), { recursive: true, dereference: true });
-	for (const dep of Object.keys(PKG.dependencies ?? {})) {
-		const dir = findDependencyDir(dep);
-		if (!dir) fail(`the runtime dependency ${dep} is not installed: run npm ci first`);
-		fs.mkdirSync(path.join(dest, 'node_modules'), { recursive: true });
-		fs.symlinkSync(dir, path.join(dest, 'node_modules', dep), 'dir');
-	}
-	fs.writeFileSync(path.join(nodesDir, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [PKG.name]: PKG.version } }, null, 2));
-}
-
-/** The environment of every n8n process (see test/e2e/harness.ts for why each is there). */
-function n8nEnv(provisioned, userFolder, port) {
-	const env = {};
-	for (const [k, v] of Object.entries(process.env)) {
-		if (!/^(N8N_|DB_|EXECUTIONS_|QUEUE_|WEBHOOK_URL$|NODE_OPTIONS$|NODE_PATH$|NODE_ENV$|npm_)/i.test(k)) env[k] = v;
-	}
-	return {
-		...env,
-		PATH: `${path.dirname(provisioned.nodeBin)}${path.delimiter}${process.env.PATH ?? ''}`,
-		NODE_ENV: 'production',
-		N8N_USER_FOLDER: userFolder,
-		N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
-		N8N_PORT: String(port),
-		N8N_LISTEN_ADDRESS: '127.0.0.1',
-		N8N_HOST: '127.0.0.1',
-		N8N_PROTOCOL: 'http',
-		WEBHOOK_URL: `http://127.0.0.1:${port}/`,
-		N8N_EDITOR_BASE_URL: `http://127.0.0.1:${port}/`,
-		N8N_SECURE_COOKIE: 'false',
-		N8N_RUNNERS_ENABLED: 'false',
-		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
-		N8N_DIAGNOSTICS_ENABLED: 'false',
-		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-		N8N_VERSION_NOTIFICATIONS_WHATS_NEW_ENABLED: 'false',
-		N8N_TEMPLATES_ENABLED: 'false',
-		N8N_DYNAMIC_BANNERS_ENABLED: 'false',
-		N8N_HIRING_BANNER_ENABLED: 'false',
-		N8N_PERSONALIZATION_ENABLED: 'false',
-		N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
-		N8N_AI_ENABLED: 'false',
-		EXTERNAL_FRONTEND_HOOKS_URLS: '',
-		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
-		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
-		N8N_VERIFIED_PACKAGES_ENABLED: 'false',
-		N8N_REINSTALL_MISSING_PACKAGES: 'false',
-		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '5',
-		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
-		...(provisioned.target === '2' ? { N8N_DISABLED_MODULES: 'mcp-registry' } : {}),
-		N8N_LOG_LEVEL: 'info',
-		N8N_LOG_OUTPUT: 'console',
-		GENERIC_TIMEZONE: 'UTC',
-	};
-}
-
-// --- the steps ---------------------------------------------------------------------------
 
 async function build() {
 	say('building the package (npm run build)…');
@@ -388,19 +268,33 @@ function userFolderFor(provisioned) {
 	return path.join(root, 'demo', `n8n-${provisioned.n8nVersion}`);
 }
 
-/** The example workflows, as the demo imports them. */
-function exampleWorkflows() {
-	return fs
-		.readdirSync(EXAMPLES)
-		.filter((f) => f.endsWith('.json') && f !== 'sandbox-credentials.json')
-		.sort()
-		.map((file) => {
-			const wf = JSON.parse(fs.readFileSync(path.join(EXAMPLES, file), 'utf8'));
-			for (const node of wf.nodes) {
-				if (node.type === `${PKG.name}.hostedPbxTrigger` && node.parameters?.source === 'poll') node.parameters.pollIntervalSeconds = DEMO_POLL_SECONDS;
-			}
-			return { file, workflow: { ...wf, active: false } };
-		});
+/** Where the example workflows and their credentials are: the top level and two folders. */
+const EXAMPLE_FOLDERS = ['', 'wholesale', 'ai-agents'];
+const NOT_WORKFLOWS = new Set(['sandbox-credentials.json', 'scripted-model.json']);
+const REPORT_CALLBACK_URL = 'http://127.0.0.1:5678/webhook/';
+
+/**
+ * The example workflows, as the demo imports them: the missed-call poller every 10 s; the
+ * Wholesale Voice Trigger taking deliveries from 127.0.0.1 (the sandbox; the recipes keep the
+ * platform's networks); the nightly report's callback at this n8n's webhook address.
+ */
+function exampleWorkflows(webhookBaseUrl) {
+	return EXAMPLE_FOLDERS.flatMap((folder) =>
+		fs
+			.readdirSync(path.join(EXAMPLES, folder))
+			.filter((f) => f.endsWith('.json') && !NOT_WORKFLOWS.has(f))
+			.sort()
+			.map((name) => {
+				const file = path.join(folder, name);
+				const wf = JSON.parse(fs.readFileSync(path.join(EXAMPLES, file), 'utf8'));
+				for (const node of wf.nodes) {
+					if (node.type === `${PKG.name}.hostedPbxTrigger` && node.parameters?.source === 'poll') node.parameters.pollIntervalSeconds = DEMO_POLL_SECONDS;
+					if (node.type === `${PKG.name}.wholesaleVoiceTrigger`) Object.assign(node.parameters, { sourceNetworks: 'custom', customNetworks: '127.0.0.1/32' });
+					if (typeof node.parameters?.callback === 'string') node.parameters.callback = node.parameters.callback.replace(REPORT_CALLBACK_URL, `${webhookBaseUrl}/webhook/`);
+				}
+				return { file, workflow: { ...wf, active: false } };
+			}),
+	);
 }
 
 /** Is this workflow started by a trigger (so worth activating)? */
@@ -408,95 +302,55 @@ function hasTrigger(workflow) {
 	return workflow.nodes.some((n) => /Trigger$/.test(n.type) && n.type !== 'n8n-nodes-base.manualTrigger');
 }
 
-async function prepareN8n(provisioned, userFolder, env, sandboxUrl) {
-	const n8n = (args) => run(provisioned.nodeBin, [provisioned.n8nBin, ...args], { cwd: userFolder, env: { ...env, N8N_RUNNERS_BROKER_PORT: String(portForCli) } });
-	let portForCli = await freePort();
-	const inputs = path.join(userFolder, 'demo-input');
-	fs.mkdirSync(inputs, { recursive: true });
+/** The e2e harness (test/e2e/harness.ts, through tsx): the demo runs n8n exactly as the tests do. */
+async function harness() {
+	const { require: tsxRequire } = await import('tsx/cjs/api');
+	return tsxRequire('../test/e2e/harness.ts', import.meta.url);
+}
 
-	const credentials = fs.readFileSync(path.join(EXAMPLES, 'sandbox-credentials.json'), 'utf8').split(EXAMPLE_SANDBOX_URL).join(sandboxUrl);
-	fs.writeFileSync(path.join(inputs, 'credentials.json'), credentials);
-	say('importing the sandbox credentials…');
-	await n8n(['import:credentials', `--input=${path.join(inputs, 'credentials.json')}`]);
-
-	const examples = exampleWorkflows();
-	fs.writeFileSync(path.join(inputs, 'workflows.json'), JSON.stringify(examples.map((e) => e.workflow), null, 2));
-	portForCli = await freePort();
-	say(`importing ${examples.length} example workflows…`);
-	await n8n(['import:workflow', `--input=${path.join(inputs, 'workflows.json')}`]);
+/** Imports every sandbox credential (pointed at this sandbox) and example workflow; gives the scripted model its scripts. */
+async function importExamples(n8n, sandboxUrl, webhookBaseUrl) {
+	say('importing the sandbox credentials and the example workflows…');
+	const credentials = EXAMPLE_FOLDERS.flatMap((folder) => {
+		const file = path.join(EXAMPLES, folder, 'sandbox-credentials.json');
+		return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8').split(EXAMPLE_SANDBOX_URL).join(sandboxUrl)) : [];
+	});
+	await n8n.importCredentials(credentials);
+	const examples = exampleWorkflows(webhookBaseUrl);
+	await n8n.importWorkflows(examples.map((e) => e.workflow));
+	// What "the model" of the AI recipes does (examples/ai-agents/scripted-model.json).
+	const scripts = fs.readFileSync(path.join(EXAMPLES, 'ai-agents', 'scripted-model.json'), 'utf8');
+	const res = await fetch(`${sandboxUrl}/_sandbox/llm/scripts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: scripts });
+	if (!res.ok) throw new Error(`the sandbox refused the scripted model's scripts: ${res.status} ${await res.text()}`);
 	return examples;
 }
 
-async function startN8n(provisioned, userFolder, env, port) {
-	say(`starting n8n ${provisioned.n8nVersion} on http://127.0.0.1:${port} (log: ${path.join(userFolder, 'demo-n8n.log')})…`);
-	const log = fs.createWriteStream(path.join(userFolder, 'demo-n8n.log'), { flags: 'a' });
-	const child = start(provisioned.nodeBin, [provisioned.n8nBin, 'start'], {
-		cwd: userFolder,
-		env: { ...env, N8N_RUNNERS_BROKER_PORT: String(await freePort()) },
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
-	child.demoName = 'n8n';
-	let tail = '';
-	const keep = (d) => {
-		log.write(d);
-		tail = (tail + d).slice(-6000);
-	};
-	child.stdout.on('data', keep);
-	child.stderr.on('data', keep);
-	let exited = false;
-	child.once('exit', (code, signal) => {
-		exited = true;
-		if (stopping) return;
-		say(`n8n stopped (${signal ?? `exit ${code}`}); its last lines:\n${tail}`);
-		void shutdown(1);
-	});
-	const base = `http://127.0.0.1:${port}`;
-	const deadline = Date.now() + 180_000;
-	for (const [what, ok] of [
-		['/healthz/readiness', async () => (await request(`${base}/healthz/readiness`)).status === 200],
-		['/rest/settings', async () => {
-			const res = await request(`${base}/rest/settings`);
-			return res.status === 200 && typeof res.body === 'object';
-		}],
-	]) {
-		for (;;) {
-			if (exited) throw new Error('n8n exited while starting');
-			if (await ok().catch(() => false)) break;
-			if (Date.now() > deadline) throw new Error(`n8n did not answer ${what} within 3 minutes; its last lines:\n${tail}`);
-			await new Promise((r) => setTimeout(r, 300));
-		}
-	}
-	return base;
-}
-
-async function ownerSession(base) {
-	const rest = new Rest(base);
-	const setup = await rest.call('POST', '/rest/owner/setup', OWNER);
-	if (setup.status >= 300 && !JSON.stringify(setup.body).includes('already')) {
-		throw new Error(`owner setup answered ${setup.status}: ${JSON.stringify(setup.body)}`);
-	}
-	await rest.ok('POST', '/rest/login', { emailOrLdapLoginId: OWNER.email, email: OWNER.email, password: OWNER.password });
-	return rest;
-}
-
-/** Activates (2.x: publishes) each trigger workflow as the editor's toggle does; returns what failed. */
-async function activate(rest, examples) {
+/** Signs in as the demo owner and activates (2.x: publishes) each trigger workflow as the editor's toggle does; returns what failed. */
+async function activate(n8n, examples) {
+	await n8n.setupOwner(OWNER);
 	const problems = [];
 	for (const { file, workflow } of examples) {
 		if (!hasTrigger(workflow)) continue;
 		try {
-			const { versionId } = await rest.ok('GET', `/rest/workflows/${workflow.id}`);
-			await rest.ok('POST', `/rest/workflows/${workflow.id}/activate`, { versionId });
+			await n8n.activateNow(workflow.id);
 			say(`activated ${workflow.name} (${file})`);
 		} catch (e) {
-			problems.push(`${file}: ${e.message}`);
+			problems.push(`${file}: ${e.message.split('\n')[0]}`);
 		}
 	}
 	return problems;
 }
 
-function printGuide({ base, sandbox, examples, userFolder, provisioned, problems }) {
+/** The harness kills everything at once on Ctrl-C; the demo stops gracefully instead (the harness's watchdogs still clean up if the demo dies). */
+function keepOwnSignalHandlers() {
+	for (const signal of Object.keys(signalHandlers)) {
+		for (const listener of process.listeners(signal)) if (listener !== signalHandlers[signal]) process.removeListener(signal, listener);
+	}
+}
+
+function printGuide({ base, webhookBase, sandbox, examples, userFolder, provisioned, problems, queue }) {
 	const s = sandbox.baseUrl;
+	const wholesaleHook = (n) => `${webhookBase}/webhook/a1b2c3d4-0010-4c0d-8e01-00000000000${n}/wholesale-voice`;
 	const post = (adminPath, body) => `curl -s -X POST ${s}/_sandbox${adminPath} -H 'content-type: application/json' -d '${JSON.stringify(body)}'`;
 	const line = '─'.repeat(78);
 	const out = [
@@ -508,7 +362,7 @@ function printGuide({ base, sandbox, examples, userFolder, provisioned, problems
 		` Open      ${base}`,
 		` Sign in   ${OWNER.email}  /  ${OWNER.password}`,
 		'',
-		' Recipes (Overview → Workflows), credentials "Sandbox Hosted PBX" and "Sandbox Platform API Key":',
+		' Recipes (Overview → Workflows), with the sandbox credentials (examples/README.md):',
 		...examples.map(({ file, workflow }) => `   • ${workflow.name}   (${file})`),
 		problems.length ? `\n NOT ACTIVE:\n${problems.map((p) => `   ! ${p}`).join('\n')}` : '',
 		'',
@@ -535,35 +389,99 @@ function printGuide({ base, sandbox, examples, userFolder, provisioned, problems
 		'  5. An inbound SMS (no recipe listens to it: try building one with Hosted PBX Trigger → SMS Received):',
 		`     ${post('/pbx/sms/inbound', { from: '+447700900123', body: 'Can I move my appointment to Friday?' })}`,
 		'',
+		'  6. The AI receptionist (an AI Agent with Hosted PBX tools; its model is the sandbox\'s scripted one):',
+		'     the answer\'s dynamic_variables come from the agent; the after-call assistant then texts the caller.',
+		`     ${post('/convai/conversations', { agent_id: 'agent_ai_receptionist' })}`,
+		'',
+		'  7. Wholesale: a finished call (CDR) → "CDR call log"; a port accepted → "port status SMS" texts the',
+		'     customer; a report callback → "report ready rows" collects it (the demo lets 127.0.0.1 deliver):',
+		`     ${post('/wholesale/deliveries', { url: wholesaleHook(1), app: 'cdr' })}`,
+		`     ${post('/wholesale/webhooks', { app: 'porting', url: wholesaleHook(2), encoding: 'json' })}`,
+		`     ${post('/wholesale/ports/40003/advance', {})} && ${post('/wholesale/ports/40003/advance', { port_date: '2026-12-04 09:00:00' })}`,
+		"     (report ready: run \"Report ready -> rows\" by hand in the editor; the sandbox calls back when the report is ready)",
+		'',
 		' What n8n sent to the platform (the SMS above, among others):',
 		`     curl -s '${s}/_sandbox/requests?method=POST&pathPrefix=/api/v1/customers/me/sms'`,
 		' and the runs: Overview → Executions in the editor.',
 		'',
-		` n8n's data lives in ${userFolder} (reused next time; --fresh starts over).`,
-		' Ctrl-C stops n8n and the sandbox.',
+		...(queue ? queueGuide(queue) : [` n8n's data lives in ${userFolder} (reused next time; --fresh starts over).`]),
+		queue ? ' Ctrl-C stops n8n (all four processes), Redis, Postgres and the sandbox.' : ' Ctrl-C stops n8n and the sandbox.',
 		line,
 		'',
 	];
 	process.stdout.write(out.filter((l) => l !== undefined).join('\n'));
 }
 
+/** The queue-mode lines of the guide: where each process is, its log, how to see which worker ran what. */
+function queueGuide({ cluster, logDir }) {
+	const lines = [' Queue mode (docs/scaling.md):'];
+	for (const [name, p] of cluster.processes) {
+		const what = name === 'main' ? 'editor, REST API, triggers and pollers' : name.startsWith('worker') ? 'runs the executions; health: /healthz' : 'production webhooks';
+		lines.push(`   ${name.padEnd(9)} ${p.baseUrl}  (${what}; log ${path.join(logDir, `${name}.log`)})`);
+	}
+	lines.push(
+		`   Postgres  127.0.0.1:${cluster.postgres.port} (user postgres, database postgres, no password; ${path.join(cluster.postgres.binDir, 'psql')} -h 127.0.0.1 -p ${cluster.postgres.port} -U postgres)`,
+		`   Redis     127.0.0.1:${cluster.redis.port}`,
+		` Production webhooks (the voice agent's) go to ${cluster.webhookBaseUrl}/webhook/…; which worker ran an execution:`,
+		`   grep -h 'Worker started execution' ${path.join(logDir, 'worker*.log')}`,
+		' Nothing is kept: the next --queue run starts with an empty database.',
+	);
+	return lines;
+}
+
 /**
- * Queue mode (`npm run demo -- --queue`): n8n main + workers + a webhook processor on Postgres
- * and Redis (see ../shared/n8n-notes.md, "Queue mode"). Planned for a later issue; this is
- * where it goes: start Postgres and Redis, share EXECUTIONS_MODE=queue, QUEUE_BULL_REDIS_*,
- * DB_POSTGRESDB_* and N8N_ENCRYPTION_KEY across `n8n start`, `n8n worker` (own
- * QUEUE_HEALTH_CHECK_PORT and N8N_RUNNERS_BROKER_PORT each) and `n8n webhook`, and stop them
- * all on Ctrl-C like the rest.
+ * Queue mode (`--queue`): n8n main + two workers + a webhook processor on a throwaway Postgres
+ * and Redis, with the same cluster code as `npm run test:queue` (test/e2e/queue/cluster.ts):
+ * Postgres and Redis in temporary folders on free ports, every n8n process with its own user
+ * folder and the package copied in, one encryption key, production webhooks at the webhook
+ * processor. Each process's output goes to a log file.
  */
-async function startQueueMode() {
-	fail('--queue is not implemented yet (a later issue adds queue mode: main, workers and a webhook processor). Run the demo without it.');
+async function createQueueCluster(args) {
+	const { ensureQueueServices } = await import('./n8n/services.mjs');
+	try {
+		ensureQueueServices({ log: say });
+	} catch (e) {
+		fail(e.message);
+	}
+	const { require: tsxRequire } = await import('tsx/cjs/api');
+	const { QueueCluster } = tsxRequire('../test/e2e/queue/cluster.ts', import.meta.url);
+	const cacheRoot = process.env.TELEPHONY_N8N_CACHE || path.join(os.homedir(), '.cache', 'n8n-nodes-telephony-platform');
+	const logDir = path.join(cacheRoot, 'demo', 'queue-logs', new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, ''));
+	say('starting Postgres and Redis (throwaway, free ports) and preparing main, 2 workers and a webhook processor…');
+	queueCluster = await QueueCluster.create({ mainPort: args.port, logDir });
+	return { cluster: queueCluster, logDir };
+}
+
+/** One n8n in its demo user folder (kept between runs; --fresh starts over), the package installed. */
+async function createN8n(args, provisioned) {
+	const userFolder = userFolderFor(provisioned);
+	if (args.fresh) fs.rmSync(userFolder, { recursive: true, force: true });
+	const { N8nInstance } = await harness();
+	n8nInstance = await N8nInstance.create({
+		target: args.target,
+		userFolder,
+		port: args.port,
+		label: 'demo',
+		logFile: path.join(userFolder, 'demo-n8n.log'),
+		env: { N8N_ENCRYPTION_KEY: ENCRYPTION_KEY },
+	});
+	return n8nInstance;
+}
+
+/** Stops the demo when n8n stops by itself, with its last lines. */
+function watchN8n(n8n) {
+	n8n.whenExited?.then(() => {
+		if (stopping) return;
+		say(`n8n stopped; its last lines:\n${n8n.logs().slice(-6000)}`);
+		void shutdown(1);
+	});
 }
 
 // --- main --------------------------------------------------------------------------------
 
 async function main() {
 	const args = parseArgs(process.argv.slice(2));
-	if (args.queue) return await startQueueMode();
+	if (args.queue && args.target !== '2') fail('--queue runs n8n 2.x only (leave out --target 1)');
 	if (!fs.existsSync(path.join(REPO, 'node_modules', 'tsx'))) fail('node_modules is missing: run npm ci first');
 	for (const [port, flag] of [[args.port, '--port'], [args.sandboxPort, '--sandbox-port']]) {
 		if (!(await portFree(port))) fail(`port ${port} on 127.0.0.1 is in use (another demo or n8n?): stop it, or choose another with ${flag}`);
@@ -574,18 +492,25 @@ async function main() {
 	const sandboxReady = startSandbox(args.sandboxPort);
 	sandboxReady.catch(() => {});
 	const provisioned = await provision(args.target);
-	const userFolder = userFolderFor(provisioned);
-	if (args.fresh) fs.rmSync(userFolder, { recursive: true, force: true });
-	fs.mkdirSync(userFolder, { recursive: true });
-	installPackage(userFolder);
+	const queue = args.queue ? await createQueueCluster(args) : undefined;
+	const n8n = queue ? queue.cluster.main : await createN8n(args, provisioned);
+	keepOwnSignalHandlers();
 	const sandbox = await sandboxReady;
 	say(`sandbox ready at ${sandbox.baseUrl}`);
-	const env = n8nEnv(provisioned, userFolder, args.port);
-	const examples = await prepareN8n(provisioned, userFolder, env, sandbox.baseUrl);
-	const base = await startN8n(provisioned, userFolder, env, args.port);
-	const rest = await ownerSession(base);
-	const problems = await activate(rest, examples);
-	printGuide({ base, sandbox, examples, userFolder, provisioned, problems });
+	const webhookBase = queue ? queue.cluster.webhookBaseUrl : n8n.baseUrl;
+	const examples = await importExamples(n8n, sandbox.baseUrl, webhookBase);
+
+	if (queue) {
+		say(`starting n8n ${provisioned.n8nVersion} main on ${n8n.baseUrl}, then the workers and the webhook processor (logs: ${queue.logDir})…`);
+		const times = await queue.cluster.start();
+		say(`main ready in ${(times.mainMs / 1000).toFixed(1)} s, workers and webhook processor in ${(times.othersMs / 1000).toFixed(1)} s more`);
+	} else {
+		say(`starting n8n ${provisioned.n8nVersion} on ${n8n.baseUrl} (log: ${path.join(n8n.userFolder, 'demo-n8n.log')})…`);
+		await n8n.start({ timeoutMs: 180_000 });
+	}
+	watchN8n(n8n);
+	const problems = await activate(n8n, examples);
+	printGuide({ base: n8n.baseUrl, webhookBase, sandbox, examples, userFolder: n8n.userFolder, provisioned, problems, queue });
 	say(`ready in ${secs()}`);
 }
 

@@ -61,7 +61,18 @@ export interface CreateOptions {
 	env?: Record<string, string | undefined>;
 	/** Keep the temporary user folder after dispose() (also $TELEPHONY_E2E_KEEP=1). */
 	keep?: boolean;
+	/** Use this user folder (created when missing) instead of a temporary one, and keep it (the demo's). */
+	userFolder?: string;
+	/** The port (`N8N_PORT`; a worker's health-check port): free by default. */
+	port?: number;
+	/** Also append everything the processes print to this file, as it comes (for people watching a demo). */
+	logFile?: string;
+	/** A word for the log file's name (e.g. `worker1`). */
+	label?: string;
 }
+
+/** What `start()` runs: the main process, a queue-mode worker, or a webhook processor. */
+export type ServerCommand = 'start' | 'worker' | 'webhook';
 
 export interface CommandResult {
 	args: string[];
@@ -124,7 +135,7 @@ export function provision(target: Target = defaultTarget()): Provisioned {
 const liveGroups = new Set<number>();
 const liveInstances = new Set<N8nInstance>();
 
-function killGroup(pgid: number, signal: NodeJS.Signals): void {
+export function killGroup(pgid: number, signal: NodeJS.Signals): void {
 	try {
 		process.kill(-pgid, signal);
 	} catch {
@@ -153,6 +164,21 @@ function watch(pgid: number, cleanupDir = ''): void {
 		stdio: 'ignore',
 	});
 	dog.unref();
+}
+
+/**
+ * Puts a process group started outside this module (a database, a queue server) under the
+ * same guard as n8n's: a watchdog kills it (and removes `cleanupDir`) when the test process
+ * dies, and the exit and signal handlers kill it. `releaseProcessGroup` once it has stopped.
+ */
+export function guardProcessGroup(pgid: number, cleanupDir = ''): void {
+	installProcessHandlers();
+	liveGroups.add(pgid);
+	watch(pgid, cleanupDir);
+}
+
+export function releaseProcessGroup(pgid: number): void {
+	liveGroups.delete(pgid);
 }
 
 // Outside jest (a script using the harness) these handlers do the same at once. Under jest they
@@ -403,6 +429,23 @@ export class RestClient {
 		return res;
 	}
 
+	/** A request whose answer is kept as bytes (a file download, e.g. `/rest/binary-data`); never throws on a status. */
+	async requestRaw(method: string, urlPath: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+		const headers: Record<string, string> = { 'browser-id': this.browserId, connection: 'close' };
+		if (this.cookie) headers.cookie = this.cookie;
+		return await new Promise((resolve, reject) => {
+			const req = http.request(new URL(urlPath, this.baseUrl), { method, headers, agent: false, timeout: 60_000 }, (res) => {
+				const chunks: Buffer[] = [];
+				res.on('data', (c: Buffer) => chunks.push(c));
+				res.on('error', reject);
+				res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+			});
+			req.on('timeout', () => req.destroy(new Error(`${method} ${urlPath}: no answer within 60 s`)));
+			req.on('error', reject);
+			req.end();
+		});
+	}
+
 	/** 2xx or throws; unwraps n8n's `{ data: … }` envelope. */
 	async call<T = any>(method: string, urlPath: string, body?: unknown): Promise<T> {
 		const res = await this.request(method, urlPath, body);
@@ -435,7 +478,7 @@ export class RestClient {
 
 // --- the instance --------------------------------------------------------------------------
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
 	return await new Promise((resolve, reject) => {
 		const server = net.createServer();
 		server.unref();
@@ -463,6 +506,62 @@ function findDependencyDir(fromDir: string, name: string): string | undefined {
 // Variables from the outer environment that would change n8n's behaviour.
 const SCRUBBED_ENV = /^(N8N_|DB_|EXECUTIONS_|QUEUE_|WEBHOOK_URL$|GENERIC_TIMEZONE$|NODE_OPTIONS$|NODE_PATH$|NODE_ENV$|npm_|CREDENTIALS_|WORKFLOWS_|EXTERNAL_)/i;
 
+/**
+ * The environment of one n8n process on this machine: this process's environment without n8n's
+ * own settings, plus loopback addresses, the package loaded as a community package, and nothing
+ * that calls n8n's hosts. `CreateOptions.env` adds to it or overrides it.
+ */
+function n8nEnvironment(provisioned: Pick<Provisioned, 'nodeBin' | 'target'>, userFolder: string, port: number): Record<string, string> {
+	const base: Record<string, string> = {};
+	for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !SCRUBBED_ENV.test(k)) base[k] = v;
+	return {
+		...base,
+		// n8n 2.x starts its task runner with `node` from PATH: it must be the provisioned Node.
+		PATH: `${path.dirname(provisioned.nodeBin)}${path.delimiter}${process.env.PATH ?? ''}`,
+		// jest sets NODE_ENV=test, which n8n reads as its own unit tests (and refuses to load nodes).
+		NODE_ENV: 'production',
+		N8N_USER_FOLDER: userFolder,
+		N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
+		N8N_PORT: String(port),
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		N8N_PROTOCOL: 'http',
+		WEBHOOK_URL: `http://127.0.0.1:${port}/`,
+		N8N_EDITOR_BASE_URL: `http://127.0.0.1:${port}/`,
+		N8N_SECURE_COOKIE: 'false',
+		// 1.x: no task runners (Code runs in-process). 2.x ignores it (deprecated, logs a
+		// warning) and always starts an internal JS runner, which works offline; it listens
+		// on N8N_RUNNERS_BROKER_PORT, chosen free per process below.
+		N8N_RUNNERS_ENABLED: 'false',
+		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
+		// Nothing that calls n8n's hosts (there is no internet; each would log and wait).
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_WHATS_NEW_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_DYNAMIC_BANNERS_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
+		N8N_AI_ENABLED: 'false',
+		EXTERNAL_FRONTEND_HOOKS_URLS: '',
+		// Community packages: load what is in the nodes folder; never fetch the vetted list
+		// nor reinstall from the registry.
+		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+		N8N_VERIFIED_PACKAGES_ENABLED: 'false',
+		N8N_REINSTALL_MISSING_PACKAGES: 'false',
+		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '5',
+		// n8n writes $N8N_USER_FOLDER/.n8n/config; 1.x warns unless it may chmod it to 0600.
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
+		// 2.x refreshes a list of MCP servers from api.n8n.io and logs the failure.
+		...(provisioned.target === '2' ? { N8N_DISABLED_MODULES: 'mcp-registry' } : {}),
+		N8N_LOG_LEVEL: 'info',
+		N8N_LOG_OUTPUT: 'console',
+		GENERIC_TIMEZONE: 'UTC',
+	};
+}
+
 let instanceCounter = 0;
 
 export class N8nInstance {
@@ -482,6 +581,8 @@ export class N8nInstance {
 	private logListeners = new Set<() => void>();
 	private restClient?: RestClient;
 	private disposed = false;
+	private command: ServerCommand = 'start';
+	private logStream?: fs.WriteStream;
 
 	private constructor(
 		readonly provisioned: Provisioned,
@@ -490,11 +591,12 @@ export class N8nInstance {
 		packageName: string,
 		env: Record<string, string>,
 		private readonly keep: boolean,
+		label?: string,
 	) {
 		// Names the log file: <test file>-n8n<target>-<time>-<n>.log
 		const testPath = (globalThis as { expect?: { getState?: () => { testPath?: string } } }).expect?.getState?.().testPath;
 		const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
-		this.id = `${testPath ? `${path.basename(testPath).replace(/\.[jt]s$/, '')}-` : ''}n8n${provisioned.target}-${stamp}-${process.pid}-${++instanceCounter}`;
+		this.id = `${testPath ? `${path.basename(testPath).replace(/\.[jt]s$/, '')}-` : ''}${label ? `${label}-` : ''}n8n${provisioned.target}-${stamp}-${process.pid}-${++instanceCounter}`;
 		this.major = provisioned.target === '1' ? 1 : 2;
 		this.packageName = packageName;
 		this.env = env;
@@ -507,68 +609,26 @@ export class N8nInstance {
 		const target = String(options.target ?? defaultTarget()) as Target;
 		const provisioned = provision(target);
 		const packageDir = path.resolve(options.packageDir ?? REPO_ROOT);
-		const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), `n8n-e2e-${target}-`));
+		const userFolder = options.userFolder ?? fs.mkdtempSync(path.join(os.tmpdir(), `n8n-e2e-${target}-`));
+		if (options.userFolder) fs.mkdirSync(userFolder, { recursive: true });
 		try {
 			const packageName = N8nInstance.installPackage(packageDir, path.join(userFolder, '.n8n', 'nodes'), options.install ?? 'copy');
-			const port = await freePort();
-			const base: Record<string, string> = {};
-			for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !SCRUBBED_ENV.test(k)) base[k] = v;
-			const env: Record<string, string> = {
-				...base,
-				// n8n 2.x starts its task runner with `node` from PATH: it must be the provisioned Node.
-				PATH: `${path.dirname(provisioned.nodeBin)}${path.delimiter}${process.env.PATH ?? ''}`,
-				// jest sets NODE_ENV=test, which n8n reads as its own unit tests (and refuses to load nodes).
-				NODE_ENV: 'production',
-				N8N_USER_FOLDER: userFolder,
-				N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
-				N8N_PORT: String(port),
-				N8N_LISTEN_ADDRESS: '127.0.0.1',
-				N8N_HOST: '127.0.0.1',
-				N8N_PROTOCOL: 'http',
-				WEBHOOK_URL: `http://127.0.0.1:${port}/`,
-				N8N_EDITOR_BASE_URL: `http://127.0.0.1:${port}/`,
-				N8N_SECURE_COOKIE: 'false',
-				// 1.x: no task runners (Code runs in-process). 2.x ignores it (deprecated, logs a
-				// warning) and always starts an internal JS runner, which works offline; it listens
-				// on N8N_RUNNERS_BROKER_PORT, chosen free per process below.
-				N8N_RUNNERS_ENABLED: 'false',
-				N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
-				// Nothing that calls n8n's hosts (there is no internet; each would log and wait).
-				N8N_DIAGNOSTICS_ENABLED: 'false',
-				N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-				N8N_VERSION_NOTIFICATIONS_WHATS_NEW_ENABLED: 'false',
-				N8N_TEMPLATES_ENABLED: 'false',
-				N8N_DYNAMIC_BANNERS_ENABLED: 'false',
-				N8N_HIRING_BANNER_ENABLED: 'false',
-				N8N_PERSONALIZATION_ENABLED: 'false',
-				N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
-				N8N_AI_ENABLED: 'false',
-				EXTERNAL_FRONTEND_HOOKS_URLS: '',
-				// Community packages: load what is in the nodes folder; never fetch the vetted list
-				// nor reinstall from the registry.
-				N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
-				N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
-				N8N_VERIFIED_PACKAGES_ENABLED: 'false',
-				N8N_REINSTALL_MISSING_PACKAGES: 'false',
-				N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '5',
-				// n8n writes $N8N_USER_FOLDER/.n8n/config; 1.x warns unless it may chmod it to 0600.
-				N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
-				// 2.x refreshes a list of MCP servers from api.n8n.io and logs the failure.
-				...(provisioned.target === '2' ? { N8N_DISABLED_MODULES: 'mcp-registry' } : {}),
-				N8N_LOG_LEVEL: 'info',
-				N8N_LOG_OUTPUT: 'console',
-				GENERIC_TIMEZONE: 'UTC',
-			};
+			const port = options.port ?? (await freePort());
+			const env = n8nEnvironment(provisioned, userFolder, port);
 			for (const [k, v] of Object.entries(options.env ?? {})) {
 				if (v === undefined) delete env[k];
 				else env[k] = v;
 			}
-			const keep = options.keep ?? process.env.TELEPHONY_E2E_KEEP === '1';
-			const instance = new N8nInstance(provisioned, userFolder, port, packageName, env, keep);
+			const keep = options.userFolder !== undefined || (options.keep ?? process.env.TELEPHONY_E2E_KEEP === '1');
+			const instance = new N8nInstance(provisioned, userFolder, port, packageName, env, keep, options.label);
+			if (options.logFile) {
+				fs.mkdirSync(path.dirname(options.logFile), { recursive: true });
+				instance.logStream = fs.createWriteStream(options.logFile, { flags: 'a' });
+			}
 			liveInstances.add(instance);
 			return instance;
 		} catch (e) {
-			fs.rmSync(userFolder, { recursive: true, force: true });
+			if (!options.userFolder) fs.rmSync(userFolder, { recursive: true, force: true });
 			throw e;
 		}
 	}
@@ -589,6 +649,8 @@ export class N8nInstance {
 		}
 		const modulesDir = path.join(nodesDir, 'node_modules');
 		const dest = path.join(modulesDir, pkg.name);
+		// A kept user folder has the previous build: replace it.
+		fs.rmSync(dest, { recursive: true, force: true });
 		fs.mkdirSync(path.dirname(dest), { recursive: true });
 		if (mode === 'symlink') {
 			fs.symlinkSync(packageDir, dest, 'dir');
@@ -624,6 +686,21 @@ export class N8nInstance {
 		return this.server !== undefined && !this.serverExited;
 	}
 
+	/** Resolves when the server started last exits, for whatever reason (a demo watches it). */
+	get whenExited(): Promise<void> | undefined {
+		return this.serverExit;
+	}
+
+	/** The server's process id (also its process group), while it runs. */
+	get pid(): number | undefined {
+		return this.running ? this.server?.pid : undefined;
+	}
+
+	/** What `start()` last ran (or runs): `start`, `worker` or `webhook`. */
+	get serverCommand(): ServerCommand {
+		return this.command;
+	}
+
 	/** `${packageName}.${name}`: a node type of this package as n8n names it. */
 	nodeType(name: string): string {
 		return `${this.packageName}.${name}`;
@@ -644,6 +721,7 @@ export class N8nInstance {
 			.map((l) => `[${source}] ${l}`)
 			.join('\n');
 		if (!text) return;
+		this.logStream?.write(`${text}\n`);
 		this.logBuffer.push(text);
 		this.logChars += text.length;
 		while (this.logChars > 8_000_000 && this.logBuffer.length > 1) this.logChars -= this.logBuffer.shift()!.length;
@@ -834,21 +912,31 @@ export class N8nInstance {
 
 	// --- server ---------------------------------------------------------------------------
 
-	/** `n8n start`; resolves once /healthz answers and then the REST API does. */
-	async start(options: { timeoutMs?: number } = {}): Promise<void> {
+	/**
+	 * `n8n start` (default); resolves once /healthz answers and then the REST API does.
+	 * `command: 'worker'` runs `n8n worker` with its health check on this instance's port
+	 * (`QUEUE_HEALTH_CHECK_PORT`), `'webhook'` a webhook processor on it: both are ready when
+	 * `/healthz/readiness` answers 200 (queue mode: see test/e2e/queue/cluster.ts). A later
+	 * `start()` without a command runs the same command again.
+	 */
+	async start(options: { timeoutMs?: number; command?: ServerCommand } = {}): Promise<void> {
 		const { timeoutMs = 120_000 } = options;
 		if (this.running) return;
 		if (this.disposed) throw new Error('this instance was disposed');
+		if (options.command) this.command = options.command;
+		const command = this.command;
 		const started = Date.now();
-		const child = this.spawnN8n(['start'], { N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
+		const extraEnv: Record<string, string> = { N8N_RUNNERS_BROKER_PORT: String(await freePort()) };
+		if (command === 'worker') Object.assign(extraEnv, { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(this.port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' });
+		const child = this.spawnN8n([command], extraEnv);
 		this.server = child;
 		this.serverExited = false;
-		child.stdout!.setEncoding('utf8').on('data', (d: string) => this.appendLog('n8n start', d));
-		child.stderr!.setEncoding('utf8').on('data', (d: string) => this.appendLog('n8n start stderr', d));
+		child.stdout!.setEncoding('utf8').on('data', (d: string) => this.appendLog(`n8n ${command}`, d));
+		child.stderr!.setEncoding('utf8').on('data', (d: string) => this.appendLog(`n8n ${command} stderr`, d));
 		this.serverExit = new Promise<void>((resolve) => {
 			child.on('close', (code, signal) => {
 				this.serverExited = true;
-				this.appendLog('harness', `n8n start exited (${signal ?? `exit ${code}`})`);
+				this.appendLog('harness', `n8n ${command} exited (${signal ?? `exit ${code}`})`);
 				killGroup(child.pid!, 'SIGKILL');
 				liveGroups.delete(child.pid!);
 				resolve();
@@ -874,11 +962,27 @@ export class N8nInstance {
 		// "n8n is starting up" until migrations are done. /healthz/readiness waits for the database
 		// and the end of startup; then the REST API must answer JSON.
 		await poll('/healthz/readiness did not answer 200', async () => (await httpRequest(`${this.baseUrl}/healthz/readiness`, { timeoutMs: 5000 })).status === 200);
-		await poll('/rest/settings did not answer JSON', async () => {
-			const res = await httpRequest(`${this.baseUrl}/rest/settings`, { timeoutMs: 5000 });
-			return res.status === 200 && typeof res.body === 'object';
-		});
-		this.appendLog('harness', `n8n ${this.n8nVersion} ready at ${this.baseUrl} after ${Date.now() - started} ms`);
+		if (command === 'start') {
+			await poll('/rest/settings did not answer JSON', async () => {
+				const res = await httpRequest(`${this.baseUrl}/rest/settings`, { timeoutMs: 5000 });
+				return res.status === 200 && typeof res.body === 'object';
+			});
+		}
+		this.appendLog('harness', `n8n ${this.n8nVersion} ${command} ready at ${this.baseUrl} after ${Date.now() - started} ms`);
+	}
+
+	/**
+	 * Kills the server's whole process group at once (default SIGKILL: a crash, no shutdown
+	 * hooks) and waits until it is gone. `start()` brings it back.
+	 */
+	async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+		const child = this.server;
+		if (!child || this.serverExited) return;
+		this.appendLog('harness', `killing n8n ${this.command} (pid ${child.pid}) with ${signal}`);
+		killGroup(child.pid!, signal);
+		await this.serverExit;
+		this.server = undefined;
+		this.restClient = undefined;
 	}
 
 	/** Stops the server (SIGTERM, then SIGKILL of its whole process group after 15 s). */
@@ -1052,6 +1156,7 @@ export class N8nInstance {
 			await this.stop();
 		} finally {
 			this.saveLogs();
+			this.logStream?.end();
 			this.removeUserFolderSync();
 			liveInstances.delete(this);
 		}
