@@ -5,8 +5,8 @@
  */
 import type { RestClient } from '../e2e/harness';
 import { isShown, optionLabel, packageNodes, type NodeInfo, type Property } from './support/catalog';
-import { Editor, workflowWith } from './support/editor';
-import { launchBrowser, Problems, restSession, signIn, type UiBrowser } from './support/session';
+import { Editor, openEditor, workflowWith } from './support/editor';
+import { Problems, type UiBrowser } from './support/session';
 
 interface DropdownCase {
 	param: Property;
@@ -48,10 +48,7 @@ describe('dropdowns and resource locators load from the sandbox', () => {
 	const seen: string[] = [];
 
 	beforeAll(async () => {
-		ui = await launchBrowser();
-		await signIn(ui.page);
-		editor = new Editor(ui.page);
-		rest = await restSession();
+		({ ui, editor, rest } = await openEditor());
 	});
 
 	afterAll(async () => {

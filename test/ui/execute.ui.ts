@@ -6,11 +6,11 @@
  */
 import type { RestClient } from '../e2e/harness';
 import { defaultValues, packageNodes, shownProperties, type NodeInfo } from './support/catalog';
-import { Editor, workflowWith } from './support/editor';
+import { Editor, openEditor, workflowWith } from './support/editor';
 import { isDownload, READ_OPERATION, specificSamples, TYPICAL_OPERATION } from './support/expectations';
 import { fillFlagged } from './support/fill';
 import { saveDocsImage } from './support/images';
-import { launchBrowser, Problems, restSession, sandboxAdmin, signIn, uiState, type UiBrowser } from './support/session';
+import { Problems, sandboxAdmin, uiState, type UiBrowser } from './support/session';
 
 const nodes = packageNodes().filter((n) => n.resources.length > 0);
 
@@ -36,10 +36,7 @@ describe('Execute step in the editor', () => {
 	const seeded: string[] = [];
 
 	beforeAll(async () => {
-		ui = await launchBrowser();
-		await signIn(ui.page);
-		editor = new Editor(ui.page);
-		rest = await restSession();
+		({ ui, editor, rest } = await openEditor());
 		// The Voice Agent lists webhooks: give it one (for a made-up agent, so no trigger collides).
 		const state = uiState();
 		const key = String(state.credentialValues.platformApiKeyApi?.apiKey ?? '');

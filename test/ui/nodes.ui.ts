@@ -6,9 +6,9 @@
  */
 import type { RestClient } from '../e2e/harness';
 import { PACKAGE, packageNodes, type NodeInfo, type Property } from './support/catalog';
-import { Editor, workflowWith } from './support/editor';
+import { Editor, openEditor, workflowWith } from './support/editor';
 import { fillFlagged } from './support/fill';
-import { launchBrowser, Problems, restSession, signIn, type UiBrowser } from './support/session';
+import { Problems, type UiBrowser } from './support/session';
 
 const nodes = packageNodes();
 
@@ -23,10 +23,7 @@ describe('every node in the editor', () => {
 	const fillLog: string[] = [];
 
 	beforeAll(async () => {
-		ui = await launchBrowser();
-		await signIn(ui.page);
-		editor = new Editor(ui.page);
-		rest = await restSession();
+		({ ui, editor, rest } = await openEditor());
 	});
 
 	afterAll(async () => {

@@ -8,9 +8,9 @@ import * as path from 'node:path';
 
 import type { RestClient } from '../e2e/harness';
 import { EXAMPLES_DIR } from '../e2e/sandboxAdmin';
-import { Editor, sel } from './support/editor';
+import { Editor, openEditor, sel } from './support/editor';
 import { saveDocsImage } from './support/images';
-import { launchBrowser, Problems, restSession, signIn, type UiBrowser } from './support/session';
+import { Problems, type UiBrowser } from './support/session';
 
 /** Every workflow file under examples/ (a JSON object with nodes), as a path relative to it. */
 function workflowFiles(dir = EXAMPLES_DIR): string[] {
@@ -39,10 +39,7 @@ describe('the recipes on the canvas', () => {
 	let rest: RestClient;
 
 	beforeAll(async () => {
-		ui = await launchBrowser();
-		await signIn(ui.page);
-		editor = new Editor(ui.page);
-		rest = await restSession();
+		({ ui, editor, rest } = await openEditor());
 	});
 
 	afterAll(async () => {

@@ -6,11 +6,11 @@
  */
 import type { RestClient } from '../e2e/harness';
 import { packageNodes } from './support/catalog';
-import { Editor, sel, workflowWith } from './support/editor';
+import { Editor, openEditor, sel, workflowWith } from './support/editor';
 import { TRIGGER_PLANS, type TriggerContext } from './support/expectations';
 import { fillFlagged } from './support/fill';
 import { saveDocsImage } from './support/images';
-import { launchBrowser, Problems, restSession, sandboxAdmin, signIn, uiState, type UiBrowser } from './support/session';
+import { Problems, sandboxAdmin, uiState, type UiBrowser } from './support/session';
 
 const triggers = packageNodes().filter((n) => n.isTrigger);
 
@@ -21,10 +21,7 @@ describe('"Listen for test event" on every trigger', () => {
 	const seen: string[] = [];
 
 	beforeAll(async () => {
-		ui = await launchBrowser();
-		await signIn(ui.page);
-		editor = new Editor(ui.page);
-		rest = await restSession();
+		({ ui, editor, rest } = await openEditor());
 	});
 
 	afterAll(async () => {

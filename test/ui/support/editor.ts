@@ -11,7 +11,7 @@ import type { Locator, Page } from 'playwright-core';
 
 import { nodeResult, unflatten, type N8nRun, type RestClient } from '../../e2e/harness';
 import type { NodeInfo, Property } from './catalog';
-import { uiState, ACTION_TIMEOUT } from './session';
+import { launchBrowser, restSession, signIn, uiState, ACTION_TIMEOUT, type UiBrowser } from './session';
 
 export const sel = {
 	canvasAdd: '[data-test-id="canvas-add-button"]',
@@ -571,4 +571,11 @@ export function workflowWith(node: NodeInfo, parameters: Record<string, unknown>
 function cryptoRandomUuid(): string {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	return (require('node:crypto') as typeof import('node:crypto')).randomUUID();
+}
+
+/** What each test file starts with: a browser signed in to n8n, its editor, and a REST session. */
+export async function openEditor(): Promise<{ ui: UiBrowser; editor: Editor; rest: RestClient }> {
+	const ui = await launchBrowser();
+	await signIn(ui.page);
+	return { ui, editor: new Editor(ui.page), rest: await restSession() };
 }
