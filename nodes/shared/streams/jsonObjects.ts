@@ -15,8 +15,11 @@ const QUOTE = 0x22; // "
 const BACKSLASH = 0x5c; // \
 const SPACE = 0x20;
 const NEWLINE = 0x0a;
+const BYTE_ORDER_MARK = 0xfeff;
+/** Whole lines are decoded in blocks of about this size. */
+const LINE_BLOCK_BYTES = 65_536;
 /** After a line that was not one whole object, lines are not tried again for this many objects. */
-const SPECULATION_PAUSE = 64;
+const SPECULATION_PAUSE = 256;
 
 export interface JsonObjectSplitterOptions {
 	onObject: (value: Record<string, unknown>) => void;
@@ -27,6 +30,8 @@ export interface JsonObjectSplitterOptions {
 }
 
 const EMPTY = Buffer.alloc(0);
+/** Buffer#toString('utf8', …) without its argument handling: one call per line adds up. */
+type Utf8Sliceable = Buffer & { utf8Slice(start: number, end: number): string };
 
 export class JsonObjectSplitter {
 	/** Bytes not yet consumed: an unfinished object, or text outside objects waiting for the next one. */
@@ -86,7 +91,7 @@ export class JsonObjectSplitter {
 						this.malformed(bytes.toString('utf8', this.garbage, i), 'text outside a JSON object');
 						this.garbage = -1;
 					}
-					const lineEnd = this.wholeLineObject(bytes, i);
+					const lineEnd = this.wholeLineObjects(bytes, i);
 					if (lineEnd > 0) {
 						i = lineEnd;
 						continue;
@@ -137,36 +142,56 @@ export class JsonObjectSplitter {
 	}
 
 	/**
-	 * Most streams put one object on a line. When the line from this `{` ends in `}`, parsing it
-	 * whole is much cheaper than scanning it; JSON.parse accepts it only if it is exactly one
-	 * value, so a line of several objects or a fragment falls back to the scan.
+	 * Most streams put one object on a line. The complete lines from this `{` on are decoded a
+	 * block at a time and each line that ends in `}` is parsed whole, which is much cheaper than
+	 * scanning it; JSON.parse accepts a line only if it is exactly one value, so a line of several
+	 * objects or a fragment stops this and falls back to the scan. Returns where the lines it
+	 * consumed end (a byte offset), or -1 when the object at `from` must be scanned.
 	 */
-	private wholeLineObject(bytes: Buffer, from: number): number {
+	private wholeLineObjects(bytes: Buffer, from: number): number {
 		if (this.speculationPause > 0) {
 			this.speculationPause--;
 			return -1;
 		}
 		if (this.noLineBreakAhead) return -1;
-		const newline = bytes.indexOf(NEWLINE, from);
-		if (newline < 0) {
+		// A block of whole lines (bounded, so a failed attempt wastes little), or the one long line.
+		let lastNewline = bytes.lastIndexOf(NEWLINE, from + LINE_BLOCK_BYTES);
+		if (lastNewline < from) lastNewline = bytes.indexOf(NEWLINE, from);
+		if (lastNewline < 0) {
 			// Nothing more to find until more bytes arrive: a stream without line breaks is not searched again each object.
 			this.noLineBreakAhead = true;
 			return -1;
 		}
-		let last = newline - 1;
-		while (last > from && bytes[last] <= SPACE) last--;
-		if (bytes[last] !== CLOSE) return -1;
-		try {
-			const value: unknown = JSON.parse(bytes.toString('utf8', from, last + 1));
-			if (value && typeof value === 'object' && !Array.isArray(value)) {
-				this.options.onObject(value as Record<string, unknown>);
-				return newline + 1;
+		const text = (bytes as Utf8Sliceable).utf8Slice(from, lastNewline + 1);
+		const onObject = this.options.onObject;
+		let consumed = 0;
+		let at = 0;
+		while (at < text.length) {
+			const code = text.charCodeAt(at);
+			if (code <= SPACE || code === BYTE_ORDER_MARK) {
+				at++;
+				continue;
 			}
-		} catch {
-			// not exactly one object: scan it byte by byte
+			if (code !== OPEN) break;
+			const newline = text.indexOf('\n', at);
+			let last = newline - 1;
+			while (last > at && text.charCodeAt(last) <= SPACE) last--;
+			if (text.charCodeAt(last) !== CLOSE) break;
+			let value: unknown;
+			try {
+				value = JSON.parse(text.slice(at, last + 1));
+			} catch {
+				// not exactly one object: scan it byte by byte
+			}
+			if (!value || typeof value !== 'object' || Array.isArray(value)) {
+				this.speculationPause = SPECULATION_PAUSE;
+				break;
+			}
+			onObject(value as Record<string, unknown>);
+			at = consumed = newline + 1;
 		}
-		this.speculationPause = SPECULATION_PAUSE;
-		return -1;
+		if (consumed === 0) return -1;
+		return consumed === text.length ? lastNewline + 1 : from + Buffer.byteLength(text.slice(0, consumed));
 	}
 
 	private emit(fragment: string): void {
