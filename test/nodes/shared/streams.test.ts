@@ -65,6 +65,21 @@ describe('JSON object stream splitter', () => {
 		}
 	});
 
+	test('lines of one object, then a line of two glued objects and garbage, then lines again: all in order, whatever the cuts', () => {
+		// Whole lines are parsed a block at a time; a line that is not one object hands the scan the
+		// right byte offset although the block before it holds multi-byte characters.
+		const lines = [EVENTS[0], EVENTS[1], EVENTS[0]].map((e) => JSON.stringify(e)).join('\n');
+		const text = `${lines}\n${JSON.stringify(EVENTS[2])}${JSON.stringify(EVENTS[3])}\nnoise ✓\n  ${JSON.stringify(EVENTS[0])}\n${JSON.stringify(EVENTS[1])}\n`;
+		const expected = [EVENTS[0], EVENTS[1], EVENTS[0], EVENTS[2], EVENTS[3], EVENTS[0], EVENTS[1]];
+		const all = bytes(text);
+		for (let cut = 1; cut < all.length; cut += 7) {
+			const { objects, malformed } = split(chunksAt(all, [cut]));
+			expect(objects).toEqual(expected);
+			expect(malformed.map((m) => m.trim())).toEqual(['noise ✓']);
+		}
+		expect(split([all]).objects).toEqual(expected);
+	});
+
 	test('an invalid object is reported and skipped; the next one still arrives', () => {
 		const { objects, malformed } = split([bytes('{"event":"incomingcall","values":{"callerIdNumber":,}}\n{"event":"smsdelivered","location":null,"values":{}}')]);
 		expect(objects).toEqual([EVENTS[2]]);
