@@ -9,7 +9,8 @@ export function segment(value: unknown): string {
 
 /** "a phone book entry", "an SMS message", "an outgoing caller ID": the article as the word sounds. */
 export function withArticle(noun: string): string {
-	const vowelSound = /^[aeiou]/i.test(noun) || /^[AEFHILMNORSX][A-Z0-9]/.test(noun);
+	// Initialisms go by the letter's name ("an SMS", "a UK number"); words by the first sound ("a unit", "an update").
+	const vowelSound = /^[A-Z][A-Z0-9]/.test(noun) ? /^[AEFHILMNORSX]/.test(noun) : /^([aeio]|u(?!s|ni|ti))/i.test(noun);
 	return `${vowelSound ? 'an' : 'a'} ${noun}`;
 }
 
@@ -24,9 +25,13 @@ export function compact<T extends IDataObject>(object: T): Partial<T> {
 
 /** The last path segment of a URI or an id as typed: `.../phonebook/42` and `42` both give `42`. */
 export function idFromUri(value: unknown): string {
-	const text = String(value ?? '').trim().replace(/\/+$/, '');
-	const last = text.split('/').pop() ?? '';
-	return last.split('?')[0];
+	// Index arithmetic, not split/replace: a Return All applies it to every record.
+	const text = String(value ?? '').trim();
+	let end = text.length;
+	while (end > 0 && text.charCodeAt(end - 1) === 0x2f) end--;
+	const start = text.lastIndexOf('/', end - 1) + 1;
+	const query = text.indexOf('?', start);
+	return text.slice(start, query >= 0 && query < end ? query : end);
 }
 
 /**
