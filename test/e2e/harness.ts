@@ -854,6 +854,8 @@ export class N8nInstance {
 		const list = workflows.map((workflow) => {
 			const wf: Record<string, unknown> = { ...workflow };
 			if (typeof wf.id !== 'string' || wf.id === '') wf.id = newWorkflowId();
+			// n8n 1.x never saves the static data of a workflow whose id is longer (a trigger's state is lost).
+			if (String(wf.id).length > 16) throw new Error(`workflow id ${wf.id} is longer than n8n's 16 characters`);
 			wf.name ??= `e2e ${wf.id}`;
 			wf.connections ??= {};
 			wf.settings ??= {};

@@ -29,7 +29,7 @@ const ID = {
 	postCall: 'tpPostCallSms001',
 	liveAnalysis: 'tpLiveAnalysis01',
 	inboundSms: 'e2eInboundSms001',
-	lastNode: 'e2eLastNodeAnsw01',
+	lastNode: 'e2eLastNodeAnsw1',
 	withValues: 'e2eWithValues001',
 	immediately: 'e2eImmediately01',
 };
@@ -71,7 +71,7 @@ function immediateWorkflows(): Array<Record<string, unknown>> {
 		name: `e2e: Voice Agent Trigger answering at once (${parameters.responseMode})`,
 		nodes: [
 			{
-				id: `${id}-t`, name: 'Call is starting', type: `${PKG}.voiceAgentTrigger`, typeVersion: 1, position: [0, 0], webhookId,
+				id: `${id}-t`, name: 'Call is starting (at once)', type: `${PKG}.voiceAgentTrigger`, typeVersion: 1, position: [0, 0], webhookId,
 				parameters: { event: 'conversation.initiating', agentId, timeoutMs: 5000, ...parameters },
 				credentials: { platformApiKeyApi: { id: 'sandboxKeyCred01', name: 'Sandbox Platform API Key' } },
 			},
@@ -395,7 +395,7 @@ describe(`the recipes in a real n8n with active triggers (target ${process.env.T
 		expect(answer.deliveries[0].response.body).toEqual({ dynamic_variables: { plan: 'gold', greeting: 'hello at once' }, conversation_config_override: { text_only: true } });
 		expect(answer.dynamic_variables).toEqual({ plan: 'gold', greeting: 'hello at once' });
 		const [run] = await n8n.waitForExecutions(ID.withValues, 1);
-		expect(nodeResult(run, 'Call is starting').json[0]).toMatchObject({ conversation_id: answer.conversation_id });
+		expect(nodeResult(run, 'Call is starting (at once)').json[0]).toMatchObject({ conversation_id: answer.conversation_id });
 	});
 
 	test('"Immediately, Empty": the agent gets an empty answer at once (its defaults); the workflow runs', async () => {
