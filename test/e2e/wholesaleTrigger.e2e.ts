@@ -108,9 +108,10 @@ describe(`the Wholesale Voice Trigger in a real n8n (target ${process.env.TELEPH
 		await n8n.start();
 		await n8n.setupOwner();
 		for (const id of Object.values(ID)) await n8n.activateNow(id);
-		// n8n may serve a production webhook a moment after activation answered: ask with a preflight
-		// (OPTIONS starts no execution) until each path is known.
-		for (const hook of Object.values(HOOK)) await n8n.waitForWebhook(hook, { method: 'OPTIONS' });
+		// n8n may serve a production webhook seconds after activation answered. An empty POST is
+		// refused by the trigger (401 without the secret, 403 off the platform's networks, 400
+		// unreadable) and starts nothing; n8n answers 404 until the path is live.
+		for (const hook of Object.values(HOOK)) await n8n.waitForWebhook(hook, { method: 'POST' });
 	});
 
 	afterAll(async () => {
