@@ -17,7 +17,7 @@ import { report } from './resources/report';
 import { routing } from './resources/routing';
 import { summary } from './resources/summary';
 import { tool } from './resources/tool';
-import { trunk } from './resources/trunk';
+import { searchTrunks, trunk } from './resources/trunk';
 import { voice } from './resources/voice';
 
 export const wholesaleVoiceResources = [
@@ -56,7 +56,7 @@ export class WholesaleVoice implements INodeType {
 		properties: describeResources(wholesaleVoiceResources),
 	};
 
-	methods = { loadOptions: { getLosingProviders, getNotificationTypes, getRateDecks } };
+	methods = { loadOptions: { getLosingProviders, getNotificationTypes, getRateDecks }, listSearch: { searchTrunks } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await executeOperations.call(this, wholesaleVoiceApi, wholesaleVoiceResources);

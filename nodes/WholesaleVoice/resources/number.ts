@@ -4,7 +4,7 @@ import type { ResourceSpec } from '../../shared/operation';
 import { issues, required } from '../../shared/validation';
 import { NUMBERS_PATH, asDisplayed, e164Digits, getOperation, numberField, numberIssue, numberPath, unwrap, wholesaleItems } from '../fields';
 import { validateSmsEndpoint, validateTrunkName } from '../validation';
-import { trunkName } from './trunk';
+import { trunkField, trunkName } from './trunk';
 
 const numberIssues = (p: IDataObject) => numberIssue('Number', p.number);
 
@@ -126,7 +126,7 @@ export const number: ResourceSpec = {
 			action: 'Associate a number with a trunk',
 			description:
 				'Associate a number with a trunk for billing reconciliation and trunk-level controls (this does not route the number to the trunk)',
-			fields: [numberField, { displayName: 'Trunk Name', name: 'trunk', type: 'string', required: true, default: '', placeholder: 'L002 or 123456-L002' }],
+			fields: [numberField, trunkField],
 			validate: (p, env) => [...numberIssues(p), ...issues(required('Trunk Name', p.trunk)), ...validateTrunkName('Trunk Name', trunkName(p.trunk, env), env.variables.ACCOUNT)],
 			request: (p, env) => ({ method: 'PUT', path: numberPath(p, '/trunk'), body: { trunk: trunkName(p.trunk, env) } }),
 			output: wholesaleItems,

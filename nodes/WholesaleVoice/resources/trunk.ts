@@ -1,10 +1,13 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodeProperties } from 'n8n-workflow';
 
-import type { RequestEnvironment, ResourceSpec } from '../../shared/operation';
+import { wholesaleVoiceApi } from '../../shared/apis';
+import type { ApiResponse, RequestEnvironment, ResourceSpec } from '../../shared/operation';
+import { createClient } from '../../shared/transport';
 import { VOICE_PATH, asDisplayed, unwrap, wholesaleItems } from '../fields';
 import { validateTrunkDeletion, validateTrunkName, validateTrunkType, validateTrunkUpdate } from '../validation';
 
-const trunkField: INodeProperties = {
+/** A trunk to create: typed, since it does not exist yet. */
+const newTrunkField: INodeProperties = {
 	displayName: 'Trunk Name',
 	name: 'trunk',
 	type: 'string',
@@ -13,6 +16,36 @@ const trunkField: INodeProperties = {
 	placeholder: 'L002 or 123456-L002',
 	description: 'The trunk name; the account prefix ({ACCOUNT}-) is added when left out',
 };
+
+/** An existing trunk: picked from the account's trunks, or typed. */
+export const trunkField: INodeProperties = {
+	displayName: 'Trunk Name',
+	name: 'trunk',
+	type: 'resourceLocator',
+	required: true,
+	default: { mode: 'list', value: '' },
+	description: 'The trunk; the account prefix ({ACCOUNT}-) is added to a name typed without it',
+	modes: [
+		{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchTrunks', searchable: true } },
+		{ displayName: 'By Name', name: 'name', type: 'string', placeholder: 'L002 or 123456-L002' },
+	],
+};
+
+/** The trunk list: an array, or an object keyed by trunk name (the spec does not show its shape). */
+export function trunkRecords(response: ApiResponse): IDataObject[] {
+	const body = unwrap(response.body);
+	if (Array.isArray(body)) return body as IDataObject[];
+	return Object.entries((body ?? {}) as IDataObject).map(([name, value]) => (value && typeof value === 'object' ? { name, ...(value as IDataObject) } : { name, value: value as string }));
+}
+
+/** The trunk list search: the account's active trunks (a new one may take a moment to appear). */
+export async function searchTrunks(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const client = createClient(this, wholesaleVoiceApi);
+	const names = trunkRecords(await client.request({ method: 'GET', path: `${VOICE_PATH}/trunks` }))
+		.map((trunk) => String(trunk.name ?? trunk.trunk ?? ''))
+		.filter((name) => name !== '' && (!filter || name.toLowerCase().includes(filter.toLowerCase())));
+	return { results: names.map((name) => ({ name, value: name })) };
+}
 
 /** `{ACCOUNT}-{name}`: the account prefix added when the user typed only the name. */
 export function trunkName(value: unknown, environment: RequestEnvironment): string {
@@ -96,7 +129,7 @@ export const trunk: ResourceSpec = {
 			description:
 				'Create a trunk, IP-authenticated or with a SIP username and password. The password of an auth trunk is in this output only: store it now.',
 			fields: [
-				trunkField,
+				newTrunkField,
 				{
 					displayName: 'Type',
 					name: 'type',
@@ -142,10 +175,7 @@ export const trunk: ResourceSpec = {
 			description: 'List the active trunks of the account (a new trunk may take a moment to appear)',
 			paging: 'client',
 			request: () => ({ method: 'GET', path: `${VOICE_PATH}/trunks` }),
-			output: (response) => {
-				const body = unwrap(response.body);
-				return Array.isArray(body) ? (body as IDataObject[]) : [...Object.entries((body ?? {}) as IDataObject)].map(([name, value]) => (value && typeof value === 'object' ? { name, ...(value as IDataObject) } : { name, value: value as string }));
-			},
+			output: trunkRecords,
 		},
 		{
 			value: 'update',

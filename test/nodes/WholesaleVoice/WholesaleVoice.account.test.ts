@@ -8,6 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Sandbox } from '../../../sandbox';
 import { startSandbox } from '../../../sandbox';
+import { listSearch } from './loadOptionsKit';
 import { expectRefused, operationCoverage, runWholesale } from './wholesaleKit';
 
 let sandbox: Sandbox;
@@ -285,6 +286,16 @@ describe('Voice', () => {
 });
 
 describe('Trunks', () => {
+	test('the trunk list search offers the account\'s trunks by full name, filtered by text; a picked trunk is used as is', async () => {
+		const all = await listSearch(sandbox, 'searchTrunks');
+		const names = all.results.map((r) => r.value);
+		expect(names).toEqual(expect.arrayContaining(['123456-L001', '123456-office']));
+		expect(all.results.every((r) => r.name === r.value)).toBe(true);
+		expect((await listSearch(sandbox, 'searchTrunks', 'OFF')).results.map((r) => r.value)).toEqual(['123456-office']);
+		const got = await runWholesale(sandbox, { ...op('trunk', 'get'), trunk: { __rl: true, mode: 'list', value: '123456-office' } });
+		expect(got.requests[0]).toMatchObject({ method: 'GET', path: '/v3/voice/123456/trunks/123456-office' });
+	});
+
 	test('create an auth trunk: the one-time password is in the output, never again', async () => {
 		const created = await runWholesale(sandbox, { ...op('trunk', 'create'), trunk: 'n8n', type: 'auth' });
 		expect(created.requests[0]).toMatchObject({ method: 'PUT', path: '/v3/voice/123456/trunks/123456-n8n', body: { type: 'auth' } });

@@ -1,4 +1,4 @@
-import type { INodePropertyOptions } from 'n8n-workflow';
+import type { INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
 
 import { WholesaleVoice } from '../../../nodes/WholesaleVoice/WholesaleVoice.node';
 import type { Sandbox } from '../../../sandbox';
@@ -10,4 +10,11 @@ export async function listLoadOptions(sandbox: Sandbox, method: 'getLosingProvid
 	const node = new WholesaleVoice();
 	const context = contexts({ node, parameters: {}, credentials: wholesaleCredentials(sandbox) }).loadOptions();
 	return await node.methods.loadOptions[method].call(context);
+}
+
+/** Runs one of the node's list searches through n8n's LoadOptionsContext against the sandbox. */
+export async function listSearch(sandbox: Sandbox, method: 'searchTrunks', filter?: string): Promise<INodeListSearchResult> {
+	const node = new WholesaleVoice();
+	const context = contexts({ node, parameters: {}, credentials: wholesaleCredentials(sandbox) }).loadOptions();
+	return await node.methods.listSearch[method].call(context, filter);
 }
