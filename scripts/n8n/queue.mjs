@@ -17,16 +17,15 @@
  * process group and removes its folder within a second; this script then waits for them and
  * kills (by pid) anything that still carries this run's marker. Exits with jest's status.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
+import { createSteps, npm, repo } from '../steps.mjs';
 import { ensureQueueServices } from './services.mjs';
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(path.join(repo, 'package.json'));
 
 let skipBuild = false;
@@ -36,26 +35,9 @@ for (const a of process.argv.slice(2)) {
 	else jestArgs.push(a);
 }
 
-const started = Date.now();
-const timings = [];
-const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
-const say = (m) => process.stderr.write(`[test:queue] ${m}\n`);
+const { step, summary, provision, record, say } = createSteps('test:queue');
 // Every process this run starts inherits the marker (n8n, its task runners, Postgres, Redis, watchdogs).
 const RUN_MARKER = `TELEPHONY_QUEUE_RUN=${process.pid}-${randomBytes(4).toString('hex')}`;
-
-function summary(status) {
-	const parts = timings.map(([n, ms]) => `${n} ${secs(ms)}`).join(', ');
-	say(`${status === 0 ? 'passed' : `failed (${status})`} in ${secs(Date.now() - started)} (${parts})`);
-}
-
-function step(name, cmd, args, options = {}) {
-	const t0 = Date.now();
-	say(`${name}: ${[cmd, ...args].map((a) => (a.includes(' ') ? JSON.stringify(a) : a)).join(' ')}`);
-	const result = spawnSync(cmd, args, { cwd: repo, stdio: 'inherit', ...options });
-	timings.push([name, Date.now() - t0]);
-	if (result.error) throw result.error;
-	return { status: result.status ?? (result.signal ? 128 : 1), stdout: result.stdout };
-}
 
 /** Processes (other than us) whose environment carries this run's marker. */
 function markedProcesses() {
@@ -105,10 +87,9 @@ async function main() {
 		say(e.message);
 		return 1;
 	}
-	timings.push(['postgres/redis check', Date.now() - t0]);
+	record('postgres/redis check', t0);
 
 	if (!skipBuild) {
-		const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 		const build = step('build', npm, ['run', 'build']);
 		if (build.status !== 0) {
 			say('the build failed: fix it (or retry if someone is mid-change) and run again');
@@ -116,13 +97,9 @@ async function main() {
 		}
 	}
 
-	const prov = step('provision', process.execPath, [path.join(repo, 'scripts', 'n8n', 'provision.mjs'), '--target', '2', '--json'], {
-		stdio: ['ignore', 'pipe', 'inherit'],
-		encoding: 'utf8',
-	});
-	if (prov.status !== 0) return prov.status;
-	const provisioned = JSON.parse(prov.stdout.trim().split('\n').pop());
-	say(`n8n ${provisioned.n8nVersion} on Node ${provisioned.nodeVersion} (${provisioned.home})`);
+	let failed;
+	provision('2', (status) => (failed = status));
+	if (failed !== undefined) return failed;
 
 	t0 = Date.now();
 	const jestBin = require.resolve('jest/bin/jest');
@@ -146,7 +123,7 @@ async function main() {
 	process.on('SIGINT', onSignal);
 	process.on('SIGTERM', onSignal);
 	const status = await new Promise((resolve) => jest.on('close', (code, signal) => resolve(code ?? (signal ? 130 : 1))));
-	timings.push(['jest', Date.now() - t0]);
+	record('jest', t0);
 	await leftovers();
 	return interrupted && status === 0 ? 130 : status;
 }

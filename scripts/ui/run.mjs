@@ -19,9 +19,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { createSteps, npm, repo } from '../steps.mjs';
+
 const target = '2';
 let skipBuild = false;
 let skipInstall = false;
@@ -32,29 +32,10 @@ for (const a of process.argv.slice(2)) {
 	else jestArgs.push(a);
 }
 
-const started = Date.now();
-const timings = [];
-const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-
-function log(text) {
-	console.error(`[test:ui] ${text}`);
-}
-
-function run(name, cmd, args, options = {}) {
-	const t0 = Date.now();
-	log(`${name}: ${[cmd, ...args].map((a) => (a.includes(' ') ? JSON.stringify(a) : a)).join(' ')}`);
-	const result = spawnSync(cmd, args, { cwd: repo, stdio: 'inherit', ...options });
-	const ms = Date.now() - t0;
-	timings.push([name, ms]);
-	if (result.error) throw result.error;
-	return { status: result.status ?? (result.signal ? 128 : 1), stdout: result.stdout, ms };
-}
+const { step: run, summary, provision, say: log, timings } = createSteps('test:ui');
 
 function finish(status) {
-	const parts = timings.map(([n, ms]) => `${n} ${secs(ms)}`).join(', ');
-	const total = Date.now() - started;
-	log(`${status === 0 ? 'passed' : `failed (${status})`} in ${secs(total)} (${parts})`);
+	const total = summary(status);
 	try {
 		fs.mkdirSync(path.join(repo, 'test-results', 'ui'), { recursive: true });
 		fs.writeFileSync(
@@ -109,10 +90,7 @@ if (!hasPlaywright() && !skipInstall) {
 	// A devDependency pinned in package-lock.json; it needs no install script (the repo's .npmrc
 	// ignores scripts) and downloads no browser.
 	const fresh = !fs.existsSync(path.join(repo, 'node_modules'));
-	let step = fresh ? run('npm ci', npm, ['ci', '--no-audit', '--no-fund']) : { status: 1 };
-	// npm 11.19 refuses `npm ci` on this lock file (it wants entries for every platform binding
-	// of unrs-resolver, which it does not write itself); `npm install` installs from it.
-	if (step.status !== 0) step = run('npm install', npm, ['install', '--no-audit', '--no-fund']);
+	const step = fresh ? run('npm ci', npm, ['ci', '--no-audit', '--no-fund']) : run('npm install', npm, ['install', '--no-audit', '--no-fund']);
 	if (step.status !== 0 || !hasPlaywright()) {
 		log('playwright-core is still missing after npm install');
 		finish(1);
@@ -129,13 +107,7 @@ if (!skipBuild) {
 		finish(build.status);
 	}
 }
-const prov = run('provision', process.execPath, [path.join(repo, 'scripts', 'n8n', 'provision.mjs'), '--target', target, '--json'], {
-	stdio: ['ignore', 'pipe', 'inherit'],
-	encoding: 'utf8',
-});
-if (prov.status !== 0) finish(prov.status);
-const provisioned = JSON.parse(prov.stdout.trim().split('\n').pop());
-log(`n8n ${provisioned.n8nVersion} on Node ${provisioned.nodeVersion} (${provisioned.home})`);
+provision(target, finish);
 
 // --- 4. the tests --------------------------------------------------------------------------
 
