@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { startSandbox, type Sandbox } from '../../../sandbox/index';
 import type { CredentialImport } from '../harness';
 import { REPO_ROOT } from '../harness';
-import { SandboxAdmin, sandboxCredentials } from '../sandboxAdmin';
+import { SandboxAdmin, sandboxCredentials, wholesaleCredentials } from '../sandboxAdmin';
 import type { QueueClusterOptions } from './cluster';
 import { QueueCluster } from './cluster';
 
@@ -148,7 +148,8 @@ export async function startQueueSetup(workflows: Array<Record<string, unknown>>,
 		cluster = await QueueCluster.create({ logDir, ...options });
 		console.log(`cluster logs: ${logDir}`);
 		lap('postgres+redis');
-		await cluster.main.importCredentials([...sandboxCredentials(sandbox.url), wholesaleCredential(sandbox.url)]);
+		// The recipes' credentials (examples/, examples/wholesale/) and the tests' own wholesale one.
+		await cluster.main.importCredentials([...sandboxCredentials(sandbox.url), ...wholesaleCredentials(sandbox.url), wholesaleCredential(sandbox.url)]);
 		await cluster.main.importWorkflows(workflows);
 		lap('imports');
 		const started = await cluster.start();

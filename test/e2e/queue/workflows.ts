@@ -15,6 +15,19 @@ export const RECIPE = {
 	postCall: 'tpPostCallSms001',
 	liveAnalysis: 'tpLiveAnalysis01',
 };
+/** The recipes of examples/wholesale and examples/ai-agents, and the wholesale triggers' webhook paths. */
+export const MORE_RECIPES = {
+	cdrCallLog: 'tpWsCdrCallLog01',
+	portSms: 'tpWsPortStatus01',
+	reportRows: 'tpWsReportRows01',
+	receptionist: 'tpAiReceptionist',
+	afterCall: 'tpAfterCallAsst1',
+};
+export const WHOLESALE_HOOK = {
+	cdrCallLog: 'a1b2c3d4-0010-4c0d-8e01-000000000001/wholesale-voice',
+	portSms: 'a1b2c3d4-0010-4c0d-8e01-000000000002/wholesale-voice',
+	reportRows: 'a1b2c3d4-0010-4c0d-8e01-000000000003/wholesale-voice',
+};
 export const ID = {
 	pbxOnce: 'qPbxLiveOnce0001',
 	ciOnce: 'qCiSessionOnce01',
