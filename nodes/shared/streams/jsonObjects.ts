@@ -33,6 +33,27 @@ const EMPTY = Buffer.alloc(0);
 /** Buffer#toString('utf8', …) without its argument handling: one call per line adds up. */
 type Utf8Sliceable = Buffer & { utf8Slice(start: number, end: number): string };
 
+/**
+ * Lines that are each exactly one object, parsed in one JSON.parse as an array (a comma in place
+ * of each line break): one call instead of one per line. Anything else (a blank or padded line, a
+ * fragment, several objects on a line) gives undefined and the lines are taken one by one. A comma
+ * added to valid JSON never leaves it valid with another meaning; the count check catches the one
+ * repair it could make (an object broken over lines with a comma missing).
+ */
+function wholeLinesAsArray(text: string): Array<Record<string, unknown>> | undefined {
+	let lines = 0;
+	for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) lines++;
+	let values: unknown;
+	try {
+		values = JSON.parse(`[${text.slice(0, -1).replaceAll('\n', ',')}]`);
+	} catch {
+		return undefined;
+	}
+	if (!Array.isArray(values) || values.length !== lines) return undefined;
+	for (const value of values) if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+	return values as Array<Record<string, unknown>>;
+}
+
 export class JsonObjectSplitter {
 	/** Bytes not yet consumed: an unfinished object, or text outside objects waiting for the next one. */
 	private bytes: Buffer = EMPTY;
@@ -164,6 +185,11 @@ export class JsonObjectSplitter {
 		}
 		const text = (bytes as Utf8Sliceable).utf8Slice(from, lastNewline + 1);
 		const onObject = this.options.onObject;
+		const batch = wholeLinesAsArray(text);
+		if (batch) {
+			for (const value of batch) onObject(value);
+			return lastNewline + 1;
+		}
 		let consumed = 0;
 		let at = 0;
 		while (at < text.length) {

@@ -80,6 +80,15 @@ describe('JSON object stream splitter', () => {
 		expect(split([all]).objects).toEqual(expected);
 	});
 
+	test('lines are never "repaired" into valid JSON: an object broken over lines without a comma, a raw line break in a string', () => {
+		const next = '{"event":"smsdelivered","location":null,"values":{}}';
+		for (const broken of ['{"a":1\n"b":2}', '{"a":"x\ny"}']) {
+			const { objects, malformed } = split([bytes(`${next}\n${broken}\n${next}\n`)]);
+			expect([broken, objects]).toEqual([broken, [EVENTS[2], EVENTS[2]]]);
+			expect([broken, malformed.length]).toEqual([broken, 1]);
+		}
+	});
+
 	test('an invalid object is reported and skipped; the next one still arrives', () => {
 		const { objects, malformed } = split([bytes('{"event":"incomingcall","values":{"callerIdNumber":,}}\n{"event":"smsdelivered","location":null,"values":{}}')]);
 		expect(objects).toEqual([EVENTS[2]]);
