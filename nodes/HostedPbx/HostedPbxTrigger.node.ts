@@ -247,9 +247,8 @@ async function pollTrigger(context: ITriggerFunctions): Promise<ITriggerResponse
 			await sleep.promise;
 			if (stopped) return;
 			try {
-				const polled = await pollNewRecords(client, path, source, cursor, lookbackMs);
-				cursor = state.cursor = polled.cursor;
-				const { fresh } = polled;
+				const { fresh, cursor: next } = await pollNewRecords(client, path, source, cursor, lookbackMs);
+				cursor = state.cursor = next;
 				if (fresh.length) context.emit([context.helpers.returnJsonArray(fresh.map((r) => polledItem(event, r)))]);
 			} catch (error) {
 				const status = Number((error as NodeApiError).httpCode);

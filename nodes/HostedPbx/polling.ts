@@ -119,8 +119,8 @@ export async function primeCursor(
 	source: PollSource,
 	key: string,
 	lookbackMs: number,
-	activatedAt = Date.now(),
 ): Promise<PollCursor> {
+	const activatedAt = Date.now();
 	const records = await recordsAfter(client, customerPath, source, activatedAt - lookbackMs);
 	// Timestamps may have whole seconds only: a record of the activation second may be new, so it is emitted.
 	const activationSecond = Math.floor(activatedAt / 1000) * 1000;

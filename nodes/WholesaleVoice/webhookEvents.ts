@@ -6,7 +6,7 @@ import { keyedToList } from './fields';
  * What the wholesale platform pushes, read the way it sends it, and turned into flat items.
  *
  * Bodies (spec, Events): webhooks are JSON sent as `text/json` (not `application/json`, so n8n's
- * own parser leaves them alone) with PHP's escaping (`\/`, `\uXXXX`); report-ready callbacks and
+ * own parser leaves them alone) with PHP's escaping (`\/`, `\u00e9`); report-ready callbacks and
  * SMS delivery reports are a form post of one field `payload` holding the JSON; inbound SMS is
  * form-encoded (`http`) or JSON (`http_json`), its document not shown in the spec. Everything
  * here is pure: bytes and a content type in, documents out, then items.

@@ -11,6 +11,7 @@ import { numberIn } from './seed';
  * a loopback address and is recorded with the receiver's status and the time it took.
  */
 
+/** The spec's apps, written from the spec rather than imported from the node: the sandbox checks the node, it does not mirror it. */
 export const WEBHOOK_APPS = [
 	'call_inbound',
 	'call_outbound',

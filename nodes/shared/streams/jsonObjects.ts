@@ -5,8 +5,8 @@
  * a fragment that is not valid JSON is reported and skipped, and the stream goes on.
  *
  * It scans bytes, not text: the structural characters of JSON are ASCII and never occur inside
- * a multi-byte UTF-8 sequence, so a cut anywhere is safe, and each object is decoded on its own
- * (an object of plain text stays a one-byte string, which JSON.parse reads fastest).
+ * a multi-byte UTF-8 sequence, so a cut anywhere is safe. Complete lines are decoded a block at a
+ * time (the common one-object-per-line stream), anything else one object at a time.
  */
 
 const OPEN = 0x7b; // {
@@ -30,6 +30,7 @@ export interface JsonObjectSplitterOptions {
 }
 
 const EMPTY = Buffer.alloc(0);
+const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
 /** Buffer#toString('utf8', …) without its argument handling: one call per line adds up. */
 type Utf8Sliceable = Buffer & { utf8Slice(start: number, end: number): string };
 
@@ -50,8 +51,7 @@ function wholeLinesAsArray(text: string): Array<Record<string, unknown>> | undef
 		return undefined;
 	}
 	if (!Array.isArray(values) || values.length !== lines) return undefined;
-	for (const value of values) if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
-	return values as Array<Record<string, unknown>>;
+	return values.every(isObject) ? values : undefined;
 }
 
 export class JsonObjectSplitter {
@@ -209,11 +209,11 @@ export class JsonObjectSplitter {
 			} catch {
 				// not exactly one object: scan it byte by byte
 			}
-			if (!value || typeof value !== 'object' || Array.isArray(value)) {
+			if (!isObject(value)) {
 				this.speculationPause = SPECULATION_PAUSE;
 				break;
 			}
-			onObject(value as Record<string, unknown>);
+			onObject(value);
 			at = consumed = newline + 1;
 		}
 		if (consumed === 0) return -1;
