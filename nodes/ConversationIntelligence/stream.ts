@@ -2,13 +2,13 @@ import type { IDataObject, IExecuteFunctions, ITriggerFunctions } from 'n8n-work
 import { NodeApiError } from 'n8n-workflow';
 
 import { platformApi } from '../shared/apis';
-import { segment } from '../shared/params';
-import { baseUrlOf, createClient, joinUrl } from '../shared/transport';
+import type { ApiPath } from '../shared/operation';
+import { createClient } from '../shared/transport';
 
 export const INTELLIGENCE_PATH = '/intelligence/v1';
 
-export function sessionPath(sessionId: unknown, rest = ''): string {
-	return `${INTELLIGENCE_PATH}/sessions/${segment(sessionId)}${rest}`;
+export function sessionPath(sessionId: unknown, rest = ''): ApiPath {
+	return { path: `${INTELLIGENCE_PATH}/sessions/{sessionId}${rest}`, pathParams: { sessionId } };
 }
 
 /** The token from a stream-token answer, whatever the field is called. */
@@ -21,12 +21,14 @@ export function streamToken(body: unknown): string | undefined {
 
 /** What a session stream needs from n8n: a fresh token on demand, and the events URL for it. */
 export async function sessionStreamAccess(context: IExecuteFunctions | ITriggerFunctions, sessionId: string) {
-	const client = createClient(context, platformApi);
-	const credentials = await context.getCredentials(platformApi.credentialType);
-	const base = baseUrlOf(credentials);
+	const client = createClient(context, platformApi, { labels: { sessionId: 'Session ID' } });
+	const environment = await client.environment();
+	const events = sessionPath(sessionId, '/events');
+	// Checked now, so a bad session id fails before any token is fetched.
+	const eventsBase = environment.absoluteUrl(events.path, events.pathParams);
 	return {
 		fetchToken: async () => {
-			const response = await client.request({ method: 'GET', path: sessionPath(sessionId, '/stream-token') });
+			const response = await client.request({ method: 'GET', ...sessionPath(sessionId, '/stream-token') });
 			const token = streamToken(response.body);
 			if (!token) {
 				throw new NodeApiError(context.getNode(), { httpCode: String(response.status) }, {
@@ -35,6 +37,6 @@ export async function sessionStreamAccess(context: IExecuteFunctions | ITriggerF
 			}
 			return token;
 		},
-		eventsUrl: (token: string) => `${joinUrl(base, sessionPath(sessionId, '/events'))}?token=${encodeURIComponent(token)}`,
+		eventsUrl: (token: string) => `${eventsBase}?token=${encodeURIComponent(token)}`,
 	};
 }

@@ -13,7 +13,7 @@ import { idFromUri } from '../shared/params';
 import { cancellableSleep } from '../shared/streams/backoff';
 import { heartbeatTimeoutOption, triggerOptions } from '../shared/streams/options';
 import { baseUrlOf, createClient, joinUrl } from '../shared/transport';
-import { customerField, customerPath, listSearchMethods } from './fields';
+import { customerField, listSearchMethods } from './fields';
 import { PbxLiveStream } from './liveStream';
 import type { PollCursor, PollSource } from './polling';
 import { createdAt, parseParty, pollNewRecords, primeCursor } from './polling';
@@ -208,13 +208,12 @@ async function liveTrigger(context: ITriggerFunctions): Promise<ITriggerResponse
 
 async function pollTrigger(context: ITriggerFunctions): Promise<ITriggerResponse> {
 	const event = context.getNodeParameter('pollEvent') as string;
-	const customer = String(context.getNodeParameter('customerId', '', { extractValue: true }) || 'me');
+	const customer = String(context.getNodeParameter('customerId', '', { extractValue: true }) ?? '').trim();
 	const filters = context.getNodeParameter('filters', {}) as IDataObject;
 	const options = context.getNodeParameter('options', {}) as IDataObject;
 	const intervalMs = Math.max(0.1, Number(context.getNodeParameter('pollIntervalSeconds', 60))) * 1000;
 	const lookbackMs = Number(options.lookbackMinutes ?? 10) * 60_000;
 	const source = pollSource(event, filters);
-	const path = customerPath({ customerId: customer });
 	const client = createClient(context, hostedPbxApi);
 	const key = JSON.stringify({ event, customer, filters });
 	const state = context.getWorkflowStaticData('node') as { cursor?: PollCursor };
@@ -222,7 +221,7 @@ async function pollTrigger(context: ITriggerFunctions): Promise<ITriggerResponse
 	if (context.getMode() === 'manual') {
 		// A test run shows the newest matching record of the last 30 days, so fields can be mapped.
 		const month: PollCursor = { since: new Date().toISOString(), seen: [], key };
-		const { fresh } = await pollNewRecords(client, path, source, month, 30 * 86_400_000);
+		const { fresh } = await pollNewRecords(client, customer, source, month, 30 * 86_400_000);
 		const newest = fresh.sort((a, b) => createdAt(b) - createdAt(a))[0];
 		if (!newest) {
 			throw new NodeOperationError(context.getNode(), `No ${event} record in the last 30 days to show as a test event`, {
@@ -238,7 +237,7 @@ async function pollTrigger(context: ITriggerFunctions): Promise<ITriggerResponse
 	// Primed before trigger() returns: n8n stores a trigger's static data after activation and then
 	// only when it emits, so a cursor primed later would be lost if main restarted before the first
 	// event, and records made meanwhile would count as history.
-	let cursor: PollCursor = state.cursor?.key === key ? state.cursor : await primeCursor(client, path, source, key, lookbackMs);
+	let cursor: PollCursor = state.cursor?.key === key ? state.cursor : await primeCursor(client, customer, source, key, lookbackMs);
 	state.cursor = cursor;
 	const loop = async () => {
 		while (!stopped) {
@@ -247,7 +246,7 @@ async function pollTrigger(context: ITriggerFunctions): Promise<ITriggerResponse
 			await sleep.promise;
 			if (stopped) return;
 			try {
-				const { fresh, cursor: next } = await pollNewRecords(client, path, source, cursor, lookbackMs);
+				const { fresh, cursor: next } = await pollNewRecords(client, customer, source, cursor, lookbackMs);
 				cursor = state.cursor = next;
 				if (fresh.length) context.emit([context.helpers.returnJsonArray(fresh.map((r) => polledItem(event, r)))]);
 			} catch (error) {

@@ -8,9 +8,9 @@ import type {
 
 import { hostedPbxApi } from '../shared/apis';
 import { binaryPropertyField } from '../shared/describe';
-import type { ApiResponse, OperationSpec, Params } from '../shared/operation';
+import type { ApiPath, ApiResponse, BodyStream, OperationSpec, Params } from '../shared/operation';
 import { FileOutput } from '../shared/operation';
-import { idFromUri, segment, withArticle } from '../shared/params';
+import { idFromUri, withArticle } from '../shared/params';
 import { createClient } from '../shared/transport';
 
 /** Every record with an `id` taken from its `uri`, so workflows can map it straight into the next call. */
@@ -54,9 +54,12 @@ export const customerField: INodeProperties = {
 	],
 };
 
-/** `/customers/{customerId}` for the chosen customer. */
-export function customerPath(params: Params, rest = ''): string {
-	return `/customers/${segment(params[CUSTOMER] || 'me')}${rest}`;
+/**
+ * `/customers/{customerId}` for the chosen customer. An empty customer is refused by the transport,
+ * never turned into `me`: "me" is a value the user chooses (it is the field's default).
+ */
+export function customerPath(params: Params, rest = ''): ApiPath {
+	return { path: `/customers/{${CUSTOMER}}${rest}`, pathParams: { [CUSTOMER]: params[CUSTOMER] } };
 }
 
 /**
@@ -114,7 +117,7 @@ const SEARCH_PAGE_SIZE = 200;
 
 async function searchCollection(
 	context: ILoadOptionsFunctions,
-	path: string,
+	path: ApiPath,
 	label: (record: IDataObject) => string,
 	filter: string | undefined,
 	paginationToken: string | undefined,
@@ -122,7 +125,7 @@ async function searchCollection(
 	const client = createClient(context, hostedPbxApi);
 	const response = await client.request({
 		method: 'GET',
-		path,
+		...path,
 		url: paginationToken,
 		qs: paginationToken ? undefined : { pageSize: SEARCH_PAGE_SIZE },
 	});
@@ -151,7 +154,7 @@ async function searchEndpoints(
 	const client = createClient(this, hostedPbxApi);
 	const response = await client.request({
 		method: 'GET',
-		path: `/customers/${segment(currentCustomer(this))}/phonenumbers`,
+		...customerPath({ [CUSTOMER]: currentCustomer(this) }, '/phonenumbers'),
 		qs: { pageSize: SEARCH_PAGE_SIZE },
 	});
 	const seen = new Map<string, string>();
@@ -183,7 +186,7 @@ export const listSearchMethods = {
 	): Promise<INodeListSearchResult> {
 		const found = await searchCollection(
 			this,
-			'/customers',
+			{ path: '/customers' },
 			(r) => `${r.company} (${r.id})`,
 			filter,
 			paginationToken,
@@ -198,11 +201,11 @@ export const listSearchMethods = {
 	/** Who may send SMS: approved caller IDs with SMS allowed, and the customer's SMS-enabled numbers. */
 	async searchSmsSenders(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 		const client = createClient(this, hostedPbxApi);
-		const customer = segment(currentCustomer(this));
+		const customer = { [CUSTOMER]: currentCustomer(this) };
 		const [callerIds, numbers] = await Promise.all(
 			['outgoingcallerids', 'phonenumbers'].map(async (collection) =>
 				pbxRecords(
-					await client.request({ method: 'GET', path: `/customers/${customer}/${collection}`, qs: { pageSize: SEARCH_PAGE_SIZE } }),
+					await client.request({ method: 'GET', ...customerPath(customer, `/${collection}`), qs: { pageSize: SEARCH_PAGE_SIZE } }),
 				),
 			),
 		);
@@ -219,7 +222,7 @@ export const listSearchMethods = {
 			async function (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) {
 				return await searchCollection(
 					this,
-					`/customers/${segment(currentCustomer(this))}/${collection}`,
+					customerPath({ [CUSTOMER]: currentCustomer(this) }, `/${collection}`),
 					label,
 					filter,
 					paginationToken,
@@ -261,7 +264,7 @@ export function getManyOperation(
 		fields: [customerField, ...(options.fields ?? [])],
 		paging: 'pbx',
 		validate: options.validate,
-		request: (p) => ({ method: 'GET', path: customerPath(p, `/${options.collection}`), qs: options.query?.(p) }),
+		request: (p) => ({ method: 'GET', ...customerPath(p, `/${options.collection}`), qs: options.query?.(p) }),
 		output: pbxRecords,
 	};
 }
@@ -276,8 +279,9 @@ export function idFieldOf(options: CollectionOptions): INodeProperties {
 }
 
 /** The path of one record of a collection: `/customers/me/phonebook/42`. */
-export function recordPath(options: CollectionOptions, params: Params): string {
-	return customerPath(params, `/${options.collection}/${segment(params[options.id])}`);
+export function recordPath(options: CollectionOptions, params: Params): ApiPath {
+	const customer = customerPath(params, `/${options.collection}/{${options.id}}`);
+	return { path: customer.path, pathParams: { ...customer.pathParams, [options.id]: params[options.id] } };
 }
 
 export function getOneOperation(options: CollectionOptions): OperationSpec {
@@ -287,7 +291,7 @@ export function getOneOperation(options: CollectionOptions): OperationSpec {
 		action: `Get ${withArticle(options.singular)}`,
 		description: `Get one ${options.singular} by its ID`,
 		fields: [customerField, idFieldOf(options)],
-		request: (p) => ({ method: 'GET', path: recordPath(options, p) }),
+		request: (p) => ({ method: 'GET', ...recordPath(options, p) }),
 		output: pbxRecords,
 	};
 }
@@ -300,17 +304,18 @@ export function downloadAudioOperation(options: CollectionOptions): OperationSpe
 		action: `Download the audio of ${withArticle(options.singular)}`,
 		description: `Download ${withArticle(options.singular)} as a WAV file (binary data)`,
 		fields: [customerField, idFieldOf(options), binaryPropertyField],
-		request: (p) => ({ method: 'GET', path: recordPath(options, p), accept: 'audio/wav', responseType: 'binary' }),
+		request: (p) => ({ method: 'GET', ...recordPath(options, p), accept: 'audio/wav', responseType: 'stream' }),
 		output: (response, p) => {
-			const data = response.body as Buffer;
+			const data = response.body as BodyStream;
 			const type = response.headers['content-type'] ?? '';
+			const id = String(p[options.id]).trim();
 			if (/json|text\//i.test(type)) {
-				throw new Error(`The Hosted PBX API answered with ${type} instead of audio for ${recordPath(options, p)}`);
+				(data as { destroy?: () => void }).destroy?.();
+				throw new Error(`The Hosted PBX API answered with ${type} instead of audio for ${options.singular} ${id}`);
 			}
-			const id = String(p[options.id]);
 			const fileName = `${options.singular.replace(/\s+/g, '-')}-${id}.wav`;
 			const mimeType = /^audio\//i.test(type) ? type.split(';')[0].trim() : 'audio/wav';
-			return new FileOutput({ id, fileName, mimeType, fileSize: data.length }, data, fileName, mimeType);
+			return new FileOutput({ id, fileName, mimeType }, data, fileName, mimeType);
 		},
 	};
 }

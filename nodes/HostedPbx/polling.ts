@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiClient } from '../shared/operation';
 import { collectList, PBX_MAX_PAGE_SIZE } from '../shared/pagination';
-import { pbxRecords } from './fields';
+import { CUSTOMER, customerPath, pbxRecords } from './fields';
 
 /**
  * New-record polling for what the live stream does not carry (call records, SMS). The cursor
@@ -46,17 +46,17 @@ function byCreated(a: IDataObject, b: IDataObject): number {
  */
 async function recordsAfter(
 	client: ApiClient,
-	customerPath: string,
+	customer: string,
 	source: PollSource,
 	floor: number,
 ): Promise<IDataObject[]> {
-	const path = `${customerPath}/${source.collection}`;
+	const path = customerPath({ [CUSTOMER]: customer }, `/${source.collection}`);
 	if (source.collection === 'calls') {
 		const query = { ...source.query, createdAfter: new Date(floor).toISOString() };
-		return await collectList(client, 'pbx', { method: 'GET', path, qs: query }, undefined, pbxRecords);
+		return await collectList(client, 'pbx', { method: 'GET', ...path, qs: query }, undefined, pbxRecords);
 	}
 	const page = async (number: number) =>
-		await client.request<IDataObject>({ method: 'GET', path, qs: { ...source.query, pageSize: PBX_MAX_PAGE_SIZE, page: number } });
+		await client.request<IDataObject>({ method: 'GET', ...path, qs: { ...source.query, pageSize: PBX_MAX_PAGE_SIZE, page: number } });
 	const first = await page(1);
 	const records = pbxRecords(first);
 	const total = Number(first.body.totalItems ?? records.length);
@@ -86,13 +86,13 @@ export interface PollResult {
 /** One poll: the records not emitted before, oldest first, and the cursor to keep. */
 export async function pollNewRecords(
 	client: ApiClient,
-	customerPath: string,
+	customer: string,
 	source: PollSource,
 	cursor: PollCursor,
 	lookbackMs: number,
 ): Promise<PollResult> {
 	const floor = Date.parse(cursor.since) - lookbackMs;
-	const records = (await recordsAfter(client, customerPath, source, floor)).sort(byCreated);
+	const records = (await recordsAfter(client, customer, source, floor)).sort(byCreated);
 	const seen = new Set(cursor.seen);
 	const fresh = records.filter((r) => !seen.has(String(r.id)) && source.matches(r));
 	return { fresh, cursor: advance(cursor, records, lookbackMs) };
@@ -115,13 +115,13 @@ function advance(cursor: PollCursor, records: IDataObject[], lookbackMs: number)
  */
 export async function primeCursor(
 	client: ApiClient,
-	customerPath: string,
+	customer: string,
 	source: PollSource,
 	key: string,
 	lookbackMs: number,
 ): Promise<PollCursor> {
 	const activatedAt = Date.now();
-	const records = await recordsAfter(client, customerPath, source, activatedAt - lookbackMs);
+	const records = await recordsAfter(client, customer, source, activatedAt - lookbackMs);
 	// Timestamps may have whole seconds only: a record of the activation second may be new, so it is emitted.
 	const activationSecond = Math.floor(activatedAt / 1000) * 1000;
 	const seen = records.filter((r) => createdAt(r) < activationSecond).map((r) => String(r.id));

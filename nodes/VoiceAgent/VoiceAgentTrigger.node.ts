@@ -221,7 +221,7 @@ export class VoiceAgentTrigger implements INodeType {
 				const client = createClient(this, platformApi);
 				const { event, agentId } = settings(this);
 				try {
-					const record = webhookRecord((await client.request({ method: 'GET', path: webhookPath(registration.webhookId) })).body);
+					const record = webhookRecord((await client.request({ method: 'GET', ...webhookPath(registration.webhookId) })).body);
 					return (
 						record.url === this.getNodeWebhookUrl('default') &&
 						(record.event_type === undefined || record.event_type === event) &&
@@ -284,7 +284,7 @@ export class VoiceAgentTrigger implements INodeType {
 				if (registration.webhookId) {
 					const client = createClient(this, platformApi);
 					try {
-						await client.request({ method: 'DELETE', path: webhookPath(registration.webhookId) });
+						await client.request({ method: 'DELETE', ...webhookPath(registration.webhookId), emptyBody: 'allowed' });
 					} catch (error) {
 						if ((error as NodeApiError).httpCode !== '404') return false;
 					}

@@ -1,7 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ApiClient } from '../shared/operation';
-import { segment } from '../shared/params';
+import type { ApiClient, ApiPath } from '../shared/operation';
 
 export const WEBHOOKS_PATH = '/convai/v1/webhooks';
 export const EVENT_TYPES = ['conversation.initiating', 'conversation.completed'] as const;
@@ -59,6 +58,6 @@ export async function findWebhookInScope(
 	);
 }
 
-export function webhookPath(id: unknown): string {
-	return `${WEBHOOKS_PATH}/${segment(id)}`;
+export function webhookPath(id: unknown): ApiPath {
+	return { path: `${WEBHOOKS_PATH}/{webhookId}`, pathParams: { webhookId: id } };
 }

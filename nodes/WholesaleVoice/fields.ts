@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions, INodeProperties } from 'n8n-workflow';
 
 import { wholesaleVoiceApi } from '../shared/apis';
-import type { ApiResponse, OperationSpec, OutputItem, Params, ValidationIssue } from '../shared/operation';
+import type { ApiPath, ApiResponse, OperationSpec, OutputItem, Params, ValidationIssue } from '../shared/operation';
 import { isBlank } from '../shared/validation';
 import { createClient } from '../shared/transport';
 
@@ -17,12 +17,12 @@ export function unwrap(body: unknown): unknown {
 	return body;
 }
 
-/** Items from a wholesale answer: a list one item per element, an object one item, an empty answer `{success: true}`. */
+/** Items from a wholesale answer: a list one item per element, an object one item; an answer the contract lets be empty says its status. */
 export function wholesaleItems(response: ApiResponse): OutputItem[] {
 	const body = unwrap(response.body);
 	if (Array.isArray(body)) return body.map((entry) => (entry && typeof entry === 'object' ? (entry as IDataObject) : { value: entry as string }));
 	if (body === undefined || body === null || body === '') {
-		return [response.body && typeof response.body === 'object' ? (response.body as IDataObject) : { success: true }];
+		return [response.body && typeof response.body === 'object' ? (response.body as IDataObject) : { success: true, statusCode: response.status }];
 	}
 	return typeof body === 'object' ? [body as IDataObject] : [{ value: body as string }];
 }
@@ -59,8 +59,8 @@ export const numberField: INodeProperties = {
 	description: 'The number in E.164 form; a leading + and spaces are removed',
 };
 
-export function numberPath(params: Params, rest = ''): string {
-	return `${NUMBERS_PATH}/allocated/${encodeURIComponent(e164Digits(params.number))}${rest}`;
+export function numberPath(params: Params, rest = ''): ApiPath {
+	return { path: `${NUMBERS_PATH}/allocated/{number}${rest}`, pathParams: { number: e164Digits(params.number) } };
 }
 
 /**
@@ -95,7 +95,7 @@ export function getOperation(options: {
 	name: string;
 	action: string;
 	description: string;
-	path: string | ((params: Params) => string);
+	path: string | ((params: Params) => ApiPath);
 	query?: (params: Params) => IDataObject;
 	fields?: INodeProperties[];
 	validate?: OperationSpec['validate'];
@@ -112,7 +112,7 @@ export function getOperation(options: {
 		validate: options.validate,
 		request: (p) => ({
 			method: 'GET',
-			path: typeof options.path === 'string' ? options.path : options.path(p),
+			...(typeof options.path === 'string' ? { path: options.path } : options.path(p)),
 			qs: options.query?.(p),
 		}),
 		output: options.output ?? wholesaleItems,

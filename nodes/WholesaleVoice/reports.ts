@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { binaryPropertyField } from '../shared/describe';
 import { parseCsv, csvRecords } from '../shared/csv';
-import type { ApiClient, OperationContext, OutputItem, Params } from '../shared/operation';
+import type { ApiClient, ApiPath, OperationContext, OutputItem, Params } from '../shared/operation';
 import { FileOutput } from '../shared/operation';
 import { recordsOf } from '../shared/pagination';
 
@@ -64,8 +64,8 @@ export const reportFields: INodeProperties[] = [
 	},
 ];
 
-export function filePath(hash: unknown): string {
-	return `/v3/files/{ACCOUNT}/${encodeURIComponent(String(hash))}`;
+export function filePath(hash: unknown): ApiPath {
+	return { path: '/v3/files/{ACCOUNT}/{hash}', pathParams: { hash } };
 }
 
 function handleOf(body: unknown): IDataObject {
@@ -102,7 +102,7 @@ export async function fetchReportFile(
 	client: ApiClient,
 	hash: string,
 ): Promise<{ ready: false } | { ready: true; content: Buffer; contentType: string } | { gone: true }> {
-	const response = await client.request<Buffer>({ method: 'GET', path: filePath(hash), okStatuses: [204, 404], responseType: 'binary', accept: '*/*' });
+	const response = await client.request<Buffer>({ method: 'GET', ...filePath(hash), okStatuses: [204, 404], responseType: 'binary', accept: '*/*' });
 	if (response.status === 404) return { gone: true };
 	if (response.status === 204) return { ready: false };
 	return { ready: true, content: response.body, contentType: response.headers['content-type'] ?? '' };

@@ -55,3 +55,14 @@ export function csvRecords(rows: string[][]): Array<Record<string, string>> {
 		.filter((row) => row.some((cell) => cell !== ''))
 		.map((row) => Object.fromEntries(header.map((name, index) => [name.trim(), row[index] ?? ''])));
 }
+
+/** Where the first record (the header row) of a CSV text ends, quoted line breaks respected: the offset after its line end. */
+export function afterHeaderRow(text: string): number {
+	let quoted = false;
+	for (let i = 0; i < text.length; i++) {
+		const char = text[i];
+		if (char === '"') quoted = !quoted;
+		else if (!quoted && (char === '\n' || char === '\r')) return char === '\r' && text[i + 1] === '\n' ? i + 2 : i + 1;
+	}
+	return text.length;
+}

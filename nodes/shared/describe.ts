@@ -19,7 +19,7 @@ const listFields: INodeProperties[] = [
 		displayName: 'Limit',
 		name: LIMIT,
 		type: 'number',
-		typeOptions: { minValue: 1 },
+		typeOptions: { minValue: 1, numberPrecision: 0 },
 		default: DEFAULT_LIMIT,
 		description: 'Max number of results to return',
 		displayOptions: { show: { [RETURN_ALL]: [false] } },

@@ -9,13 +9,16 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { BINARY_PROPERTY, LIMIT, RETURN_ALL, findOperation, operationFields } from './describe';
 import { validationError } from './errors';
+import { parameterIssues } from './parameterChecks';
 import type {
 	ApiResponse,
 	OperationContext,
 	OperationSpec,
 	OutputItem,
 	Params,
+	RequestEnvironment,
 	ResourceSpec,
+	ValidationIssue,
 } from './operation';
 import { FileOutput } from './operation';
 import type { RecordExtractor } from './pagination';
@@ -43,10 +46,14 @@ export function readParams(
 	return params;
 }
 
-/** A list becomes one item per element, an object one item, an empty answer one `{success: true}`. */
-export function defaultOutput(body: unknown): OutputItem[] {
+/**
+ * A list becomes one item per element, an object one item. An answer without a body (the
+ * transport lets one through only where the contract promises none) says what happened: its status.
+ */
+export function defaultOutput(response: ApiResponse): OutputItem[] {
+	const { body } = response;
 	if (Array.isArray(body)) return body.map((entry) => asObject(entry));
-	if (body === undefined || body === null || body === '') return [{ success: true }];
+	if (body === undefined || body === null || body === '') return [{ success: true, statusCode: response.status }];
 	return [asObject(body)];
 }
 
@@ -81,7 +88,7 @@ async function runOperation(
 	const request = spec.request(params, context.environment);
 	if (spec.paging) return await context.list(request, listLimit(params));
 	const response = await context.client.request(request);
-	return spec.output ? asList(spec.output(response, params)) : defaultOutput(response.body);
+	return spec.output ? asList(spec.output(response, params)) : defaultOutput(response);
 }
 
 async function toExecutionData(
@@ -93,7 +100,8 @@ async function toExecutionData(
 	if (!(item instanceof FileOutput)) return { json: item, pairedItem: { item: itemIndex } };
 	const property = String(params[BINARY_PROPERTY] || 'data');
 	const binary = await context.helpers.prepareBinaryData(item.data, item.fileName, item.mimeType);
-	return { json: item.json, binary: { [property]: binary }, pairedItem: { item: itemIndex } };
+	const json = Buffer.isBuffer(item.data) ? item.json : { ...item.json, fileSize: binary.bytes ?? item.json.fileSize };
+	return { json, binary: { [property]: binary }, pairedItem: { item: itemIndex } };
 }
 
 function errorJson(error: Error): IDataObject {
@@ -105,6 +113,27 @@ function errorJson(error: Error): IDataObject {
 	if (context?.field !== undefined) json.field = context.field as string;
 	if (context?.issues) json.issues = context.issues as IDataObject[];
 	return json;
+}
+
+/**
+ * Every problem with the parameters, in the order the node shows the fields: each value against
+ * its declaration, then the operation's own rules (which may assume well-typed values, so a field
+ * already refused for its type is not checked again, and a rule that trips over a wrong type is skipped).
+ */
+function checkParameters(spec: OperationSpec, fields: INodeProperties[], params: Params, environment: RequestEnvironment): ValidationIssue[] {
+	const typeIssues = parameterIssues(fields, params);
+	let ruleIssues: ValidationIssue[] = [];
+	try {
+		ruleIssues = spec.validate?.(params, environment) ?? [];
+	} catch (error) {
+		if (!typeIssues.length) throw error;
+	}
+	const refused = new Set(typeIssues.map((issue) => issue.field));
+	const order = (issue: ValidationIssue) => {
+		const at = fields.findIndex((field) => issue.field === field.displayName || issue.field.startsWith(`${field.displayName}.`));
+		return at < 0 ? fields.length : at;
+	};
+	return [...typeIssues, ...ruleIssues.filter((issue) => !refused.has(issue.field))].sort((a, b) => order(a) - order(b));
 }
 
 /**
@@ -129,10 +158,12 @@ export async function executeOperations(
 					itemIndex,
 				});
 			}
-			const params = readParams(this, operationFields(spec), itemIndex);
-			const client = createClient(this, api, { itemIndex });
+			const fields = operationFields(spec);
+			const params = readParams(this, fields, itemIndex);
+			const labels = Object.fromEntries(fields.map((field) => [field.name, field.displayName]));
+			const client = createClient(this, api, { itemIndex, labels });
 			const environment = await client.environment();
-			const issues = spec.validate?.(params, environment) ?? [];
+			const issues = checkParameters(spec, fields, params, environment);
 			if (issues.length) throw validationError(this.getNode(), issues, itemIndex);
 
 			const context: OperationContext = {

@@ -10,22 +10,47 @@ export type Params = Record<string, any>;
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** A request relative to the credential's base URL. `{ACCOUNT}` in the path is filled by the transport. */
+/**
+ * A request relative to the credential's base URL. `{ACCOUNT}` in the path is filled by the
+ * transport from the credential; every other `{name}` from `pathParams`, each value checked as one
+ * path segment (see `pathSegmentIssue`) and named by its field: user values never go into `path`.
+ */
 export interface ApiRequest {
 	method: HttpMethod;
 	path: string;
+	/** Values of the `{name}` placeholders of `path`, keyed by the parameter they come from. */
+	pathParams?: Record<string, unknown>;
 	qs?: IDataObject;
 	/** Sent as JSON unless `form` is set. */
 	body?: IDataObject | IDataObject[];
 	form?: boolean;
 	accept?: string;
-	/** How to read the response body. Default `json` (an empty body reads as undefined). */
-	responseType?: 'json' | 'text' | 'binary';
+	/**
+	 * How to read the response body. Default `json`. `binary` reads it whole into a Buffer (files
+	 * the node parses); `stream` hands it over unread, for files that go straight to binary data.
+	 */
+	responseType?: 'json' | 'text' | 'binary' | 'stream';
 	/** Statuses that are answers rather than failures for this call (a report still running: 204). */
 	okStatuses?: number[];
+	/**
+	 * Whether a 2xx answer without a body is an answer. Default: only where the contract promises no
+	 * body (204); elsewhere an empty answer is an error, never an invented result.
+	 */
+	emptyBody?: 'allowed';
+	/** `false` for the endpoints that take no authentication: the credential is not sent. */
+	auth?: false;
 	/** An absolute URL the API gave us (a `nextPage` link). Re-based onto the credential's origin. */
 	url?: string;
 }
+
+/** A path with its parameters, as the path helpers build them, to spread into a request. */
+export interface ApiPath {
+	path: string;
+	pathParams?: Record<string, unknown>;
+}
+
+/** A response body handed over unread (`responseType: 'stream'`): a Node Readable n8n stores as binary data. */
+export type BodyStream = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
 
 export interface ApiResponse<T = unknown> {
 	status: number;
@@ -42,7 +67,8 @@ export interface ApiClient {
 
 /** What a request builder may know besides the parameters: the API's own addresses and path variables. */
 export interface RequestEnvironment {
-	absoluteUrl(path: string): string;
+	/** An absolute URL of this API; `pathParams` are checked as in requests. */
+	absoluteUrl(path: string, pathParams?: Record<string, unknown>): string;
 	/** Values filled into paths, such as the wholesale `ACCOUNT`. */
 	variables: Record<string, string>;
 }
@@ -63,7 +89,8 @@ export interface ValidationIssue {
 export class FileOutput {
 	constructor(
 		readonly json: IDataObject,
-		readonly data: Buffer,
+		/** The file, whole or as the response stream; a stream's size is added to `json.fileSize` once stored. */
+		readonly data: Buffer | BodyStream,
 		readonly fileName: string,
 		readonly mimeType: string,
 	) {}

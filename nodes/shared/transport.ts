@@ -9,11 +9,13 @@ import type {
 	ITriggerFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep as n8nSleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ApiFailure } from './errors';
-import { apiError, redact, truncate } from './errors';
-import type { ApiClient, ApiRequest, ApiResponse, RequestEnvironment } from './operation';
+import { apiError, redact, truncate, validationError } from './errors';
+import type { ApiClient, ApiRequest, ApiResponse, BodyStream, RequestEnvironment, ValidationIssue } from './operation';
+import { Watchdog, deadline, wait } from './timers';
+import { pathSegmentIssue } from './validation';
 
 export type RequestContext =
 	| IExecuteFunctions
@@ -59,18 +61,40 @@ export interface ClientOptions {
 	maxRetries?: number;
 	sleep?: (ms: number) => Promise<void>;
 	abortSignal?: AbortSignal;
+	/** How the node shows each path parameter (`entryId` → `Phone Book Entry`), for messages. */
+	labels?: Record<string, string>;
 }
 
 export const DEFAULT_MAX_WAIT_MS = 30_000;
 export const DEFAULT_MAX_RETRIES = 3;
 const RETRY_BASE_MS = 1000;
+/** A `Retry-After: 0` (or a reset already passed) still waits this long, so retries never come at once. */
+export const MIN_RETRY_DELAY_MS = 1000;
+/** The credential's request timeout when it sets none. */
+export const DEFAULT_TIMEOUT_SECONDS = 30;
+/** The longest request timeout a credential may set. */
+export const MAX_TIMEOUT_SECONDS = 3600;
+/** JSON and text answers, and files the node reads (CSV, reports): larger ones fail before they are held whole. */
+export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+/** Files streamed into n8n binary data (recordings, invoices): larger ones fail while they stream. */
+export const MAX_FILE_BYTES = 1024 * 1024 * 1024;
 
-/** The credential's "Max Wait When Rate Limited" in seconds, as milliseconds. */
-function maxWaitFromCredentials(credentials: ICredentialDataDecryptedObject): number {
-	const seconds = Number(credentials.maxRateLimitWait);
-	return credentials.maxRateLimitWait === undefined || !Number.isFinite(seconds)
-		? DEFAULT_MAX_WAIT_MS
-		: Math.max(0, seconds * 1000);
+/** A number setting of the credential, checked: the default when unset, an error message when invalid. */
+function credentialNumber(
+	credentials: ICredentialDataDecryptedObject,
+	name: string,
+	label: string,
+	fallback: number,
+	min: number,
+	max: number,
+): number | string {
+	const raw = credentials[name];
+	if (raw === undefined || raw === null || raw === '') return fallback;
+	const value = Number(raw);
+	if (!Number.isFinite(value) || value < min || value > max) {
+		return `The credential's ${label} is ${JSON.stringify(raw)}; it must be a number from ${min} to ${max}`;
+	}
+	return value;
 }
 
 export function baseUrlOf(credentials: ICredentialDataDecryptedObject): string {
@@ -92,10 +116,34 @@ export function rebase(link: string, base: string): string {
 	return target.toString();
 }
 
-function fillPath(path: string, variables: Record<string, string>): string {
-	return path.replace(/\{([A-Z_]+)\}/g, (whole, name: string) =>
-		name in variables ? encodeURIComponent(variables[name]) : whole,
-	);
+/** `entryId` → `Entry ID`, for path parameters the caller gave no label for. */
+function humanise(name: string): string {
+	return name.replace(/Id$/, 'ID').replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^\w/, (c) => c.toUpperCase());
+}
+
+/**
+ * Fills `{ACCOUNT}`-style variables (from the credential) and `{name}` parameters (user values),
+ * each checked as one path segment and URL-encoded. Returns the path, or the problems found.
+ */
+export function fillPath(
+	path: string,
+	pathParams: Record<string, unknown> = {},
+	variables: Record<string, string> = {},
+	labels: Record<string, string> = {},
+): { path: string } | { issues: ValidationIssue[] } {
+	const found: ValidationIssue[] = [];
+	const filled = path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_whole, name: string) => {
+		const fromCredential = /^[A-Z_]+$/.test(name);
+		if (!fromCredential && !(name in pathParams)) throw new Error(`The path ${path} names {${name}} but the request gives no value for it`);
+		const value = fromCredential ? variables[name] : pathParams[name];
+		const issue = pathSegmentIssue(fromCredential ? name : (labels[name] ?? humanise(name)), value);
+		if (issue) {
+			found.push(issue);
+			return '_';
+		}
+		return encodeURIComponent(String(value).trim());
+	});
+	return found.length ? { issues: found } : { path: filled };
 }
 
 function lowerCaseHeaders(headers: unknown): Record<string, string> {
@@ -137,12 +185,13 @@ export function rateLimitWaitMs(headers: Record<string, string>, now = Date.now(
 	return undefined;
 }
 
-/** The body as the request asked for it, or why it could not be read that way. */
+/** The body as the request asked for it, or why it could not be read that way (secrets already redacted). */
 function decodeBody(
 	buffer: Buffer,
 	request: ApiRequest,
 	api: ApiDefinition,
 	contentType: string,
+	forms: string[],
 ): { body: unknown } | { problem: string } {
 	const type = request.responseType ?? 'json';
 	if (type === 'binary') return { body: buffer };
@@ -151,28 +200,135 @@ function decodeBody(
 	try {
 		return { body: parseJsonText(text) };
 	} catch {
+		const excerpt = truncate(redact(text.slice(0, 4096), forms), 200);
 		return {
-			problem: `The ${api.label} answered ${request.method} ${request.path} with ${contentType || 'a body'} that is not JSON: ${truncate(text, 200)}`,
+			problem: `The ${api.label} answered ${request.method} ${request.path} with ${contentType || 'a body'} that is not JSON: ${excerpt}`,
 		};
 	}
+}
+
+type RawResponse = { statusCode: number; headers: unknown; body: unknown };
+
+/** Whether a response body is a Node stream (as n8n's request helper gives with `encoding: 'stream'`). */
+function isStream(body: unknown): body is BodyStream & AsyncIterable<Buffer> & { destroy(error?: Error): void } {
+	return !!body && typeof body === 'object' && typeof (body as { pipe?: unknown }).pipe === 'function';
+}
+
+function destroyBody(body: unknown): void {
+	if (isStream(body)) body.destroy();
+}
+
+/** Resolves with `promise`, or rejects with the signal's reason once it aborts; a late stream is closed. */
+async function raceAbort(promise: Promise<RawResponse>, signal: AbortSignal): Promise<RawResponse> {
+	if (signal.aborted) {
+		void promise.then((late) => destroyBody(late.body), () => undefined);
+		throw signal.reason;
+	}
+	return await new Promise<RawResponse>((resolve, reject) => {
+		const onAbort = () => {
+			void promise.then((late) => destroyBody(late.body), () => undefined);
+			reject(signal.reason);
+		};
+		signal.addEventListener('abort', onAbort, { once: true });
+		promise.then(
+			(value) => {
+				signal.removeEventListener('abort', onAbort);
+				if (signal.aborted) destroyBody(value.body);
+				else resolve(value);
+			},
+			(error) => {
+				signal.removeEventListener('abort', onAbort);
+				reject(error);
+			},
+		);
+	});
+}
+
+class BodyTooLarge extends Error {
+	constructor(readonly limit: number) {
+		super(`larger than ${formatBytes(limit)}`);
+	}
+}
+
+export function formatBytes(bytes: number): string {
+	return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MiB` : `${Math.round(bytes / 1024)} KiB`;
+}
+
+/** Reads a response body whole, up to `limit` bytes, giving up when `signal` aborts. */
+async function readBody(body: unknown, limit: number, signal: AbortSignal, declaredLength: number): Promise<Buffer> {
+	if (!isStream(body)) return toBuffer(body);
+	if (declaredLength > limit) {
+		body.destroy();
+		throw new BodyTooLarge(limit);
+	}
+	const onAbort = () => body.destroy(signal.reason as Error);
+	signal.addEventListener('abort', onAbort, { once: true });
+	const chunks: Buffer[] = [];
+	let size = 0;
+	try {
+		for await (const chunk of body) {
+			const piece = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+			size += piece.length;
+			if (size > limit) {
+				body.destroy();
+				throw new BodyTooLarge(limit);
+			}
+			chunks.push(piece);
+		}
+	} catch (error) {
+		throw signal.aborted ? signal.reason : error;
+	} finally {
+		signal.removeEventListener('abort', onAbort);
+	}
+	return Buffer.concat(chunks, size);
+}
+
+/**
+ * A response stream handed on for n8n binary data: a byte count and cap, and an idle timeout
+ * (a file may take longer than one request timeout to arrive, but never stalls that long).
+ */
+function guardedStream(body: unknown, idleMs: number, limit: number, onTooLarge: () => Error, onIdle: () => Error): BodyStream {
+	if (!isStream(body)) return toBuffer(body);
+	const stream = body as BodyStream & { map?: (fn: (chunk: Buffer) => Buffer) => BodyStream; destroy(error?: Error): void; on(event: string, fn: () => void): void };
+	const watchdog = new Watchdog(idleMs, () => stream.destroy(onIdle()));
+	watchdog.alive();
+	let size = 0;
+	const count = (chunk: Buffer) => {
+		watchdog.alive();
+		size += chunk.length;
+		if (size > limit) throw onTooLarge();
+		return chunk;
+	};
+	// Readable#map counts without importing node:stream (n8n Cloud allows no imports).
+	const counted = typeof stream.map === 'function' ? stream.map(count) : stream;
+	for (const source of new Set([stream, counted]) as Set<typeof stream>) {
+		source.on('close', () => watchdog.stop());
+		source.on('error', () => watchdog.stop());
+	}
+	return counted;
 }
 
 async function send(
 	context: RequestContext,
 	api: ApiDefinition,
 	options: IHttpRequestOptions,
-): Promise<{ statusCode: number; headers: unknown; body: unknown }> {
-	return (await context.helpers.httpRequestWithAuthentication.call(
-		context,
-		api.credentialType,
-		options,
-	)) as { statusCode: number; headers: unknown; body: unknown };
+	authenticated: boolean,
+): Promise<RawResponse> {
+	if (!authenticated) return (await context.helpers.httpRequest(options)) as RawResponse;
+	return (await context.helpers.httpRequestWithAuthentication.call(context, api.credentialType, options)) as RawResponse;
+}
+
+/** A failure before anything was sent: the credential or the request is not usable. */
+function refusedBeforeSending(context: RequestContext, message: string, itemIndex: number | undefined, description: string): NodeOperationError {
+	return new NodeOperationError(context.getNode(), message, { itemIndex, description: `${description} Nothing was sent.` });
 }
 
 /**
- * One authenticated client for one API. Every request goes through here: base URL joining,
- * path variables, authentication by n8n, 429 and retryable failures waited out within bounds,
- * failures mapped to `NodeApiError` with the platform's own text, secrets redacted.
+ * One client for one API. Every request goes through here: base URL joining, path parameters
+ * checked as single segments, authentication by n8n (none for the endpoints that take none), a
+ * timeout covering connect and response, a size bound on what is held, 429 and retryable failures
+ * waited out within bounds, failures mapped to `NodeApiError` with the platform's own text, and
+ * secrets redacted before any text is cut or formatted.
  */
 export function createClient(
 	context: RequestContext,
@@ -180,31 +336,48 @@ export function createClient(
 	options: ClientOptions = {},
 ): ApiClient {
 	const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-	const wait = options.sleep ?? ((ms: number) => n8nSleep(ms));
+	const pause = options.sleep ?? (async (ms: number) => await wait(ms));
 	const node = context.getNode();
+	const itemIndex = options.itemIndex;
 	let credentialsPromise: Promise<ICredentialDataDecryptedObject> | undefined;
 
-	async function request<T>(req: ApiRequest): Promise<ApiResponse<T>> {
-		credentialsPromise ??= context.getCredentials(api.credentialType, options.itemIndex ?? 0);
+	async function settings() {
+		credentialsPromise ??= context.getCredentials(api.credentialType, itemIndex ?? 0);
 		const credentials = await credentialsPromise;
 		const problem = api.checkCredentials?.(credentials);
-		if (problem) {
-			throw new NodeOperationError(node, problem, {
-				itemIndex: options.itemIndex,
-				description: `Fix the ${api.label} credential. Nothing was sent.`,
-			});
+		if (problem) throw refusedBeforeSending(context, problem, itemIndex, `Fix the ${api.label} credential.`);
+		const maxWaitSeconds = credentialNumber(credentials, 'maxRateLimitWait', 'Max Wait When Rate Limited (seconds)', DEFAULT_MAX_WAIT_MS / 1000, 0, 3600);
+		const timeoutSeconds = credentialNumber(credentials, 'timeout', 'Timeout (seconds)', DEFAULT_TIMEOUT_SECONDS, 1, MAX_TIMEOUT_SECONDS);
+		for (const value of [maxWaitSeconds, timeoutSeconds]) {
+			if (typeof value === 'string') throw refusedBeforeSending(context, value, itemIndex, `Fix the ${api.label} credential.`);
 		}
-		const forms = api.secretForms(credentials);
-		const maxWaitMs = options.maxWaitMs ?? maxWaitFromCredentials(credentials);
 		const base = baseUrlOf(credentials);
-		if (!/^https?:\/\//i.test(base)) {
-			throw new NodeOperationError(
-				node,
+		if (!/^https?:\/\/[^/?#\s]+/i.test(base)) {
+			throw refusedBeforeSending(
+				context,
 				`The ${api.label} credential needs a Base URL starting with https:// (or http:// for a local test server)`,
-				{ itemIndex: options.itemIndex },
+				itemIndex,
+				`Fix the ${api.label} credential.`,
 			);
 		}
-		const path = fillPath(req.path, api.pathVariables?.(credentials) ?? {});
+		return {
+			forms: api.secretForms(credentials),
+			maxWaitMs: options.maxWaitMs ?? (maxWaitSeconds as number) * 1000,
+			timeoutMs: (timeoutSeconds as number) * 1000,
+			base,
+			variables: api.pathVariables?.(credentials) ?? {},
+		};
+	}
+
+	function resolvePath(path: string, pathParams: Record<string, unknown> | undefined, variables: Record<string, string>): string {
+		const filled = fillPath(path, pathParams, variables, options.labels);
+		if ('issues' in filled) throw validationError(node, filled.issues, itemIndex);
+		return filled.path;
+	}
+
+	async function request<T>(req: ApiRequest): Promise<ApiResponse<T>> {
+		const { forms, maxWaitMs, timeoutMs, base, variables } = await settings();
+		const path = resolvePath(req.path, req.pathParams, variables);
 		const url = req.url ? rebase(req.url, base) : joinUrl(base, path);
 		const hasBody = req.body !== undefined && req.method !== 'GET';
 		const headers: IDataObject = { Accept: req.accept ?? 'application/json' };
@@ -222,36 +395,76 @@ export function createClient(
 					? new URLSearchParams(flattenForm(req.body as IDataObject)).toString()
 					: JSON.stringify(req.body),
 			arrayFormat: 'brackets',
-			encoding: 'arraybuffer',
+			encoding: 'stream',
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
+			// A redirect is never followed: the credential would go to whatever host it names.
+			disableFollowRedirect: true,
+			sendCredentialsOnCrossOriginRedirect: false,
+			timeout: timeoutMs,
 			abortSignal: options.abortSignal,
 		};
+		const where = `${req.method} ${new URL(url).pathname}`;
+		const timedOut = () =>
+			new NodeApiError(node, { httpCode: 'ETIMEDOUT' }, {
+				message: `The ${api.label} did not answer ${where} within ${timeoutMs / 1000} s (timed out)`,
+				description: `Nothing more was read. The request may or may not have been carried out: check before repeating a change. The credential's Timeout (Seconds) sets the limit.`,
+				itemIndex,
+			});
 
 		for (let attempt = 0; ; attempt++) {
-			let raw: { statusCode: number; headers: unknown; body: unknown };
+			const limit = deadline(timeoutMs, timedOut);
+			let raw: RawResponse;
 			try {
-				raw = await send(context, api, httpOptions);
+				raw = await raceAbort(send(context, api, httpOptions, req.auth !== false), limit.signal);
 			} catch (error) {
-				throw networkError(context, api, req, error, forms, options.itemIndex);
+				limit.done();
+				if (error instanceof NodeApiError && error.httpCode === 'ETIMEDOUT') throw error;
+				throw networkError(context, api, req, error, forms, itemIndex, timeoutMs);
 			}
 			const status = raw.statusCode;
 			const responseHeaders = lowerCaseHeaders(raw.headers);
-			const buffer = toBuffer(raw.body);
 			const ok = (status >= 200 && status < 300) || (req.okStatuses ?? []).includes(status);
+			if (ok && req.responseType === 'stream' && status !== 204 && !(req.okStatuses ?? []).includes(status)) {
+				limit.done();
+				const body = guardedStream(
+					raw.body,
+					timeoutMs,
+					MAX_FILE_BYTES,
+					() => tooLargeError(node, api, where, MAX_FILE_BYTES, itemIndex),
+					timedOut,
+				);
+				return { status, headers: responseHeaders, body: body as T };
+			}
+			let buffer: Buffer;
+			try {
+				buffer = await readBody(raw.body, MAX_RESPONSE_BYTES, limit.signal, Number(responseHeaders['content-length'] ?? 0));
+			} catch (error) {
+				if (error instanceof BodyTooLarge) throw tooLargeError(node, api, where, error.limit, itemIndex);
+				if (error instanceof NodeApiError) throw error;
+				throw networkError(context, api, req, error, forms, itemIndex, timeoutMs);
+			} finally {
+				limit.done();
+			}
 			if (ok) {
-				const decoded = decodeBody(buffer, req, api, responseHeaders['content-type'] ?? '');
+				const promisesNoBody = status === 204 || (req.okStatuses ?? []).includes(status) || req.emptyBody === 'allowed';
+				if (!promisesNoBody && buffer.toString('utf8').trim() === '') {
+					throw new NodeApiError(node, { httpCode: String(status) }, {
+						message: `The ${api.label} answered ${where} with an empty body (${status}) where it should send one`,
+						description: 'Nothing was made up in its place. The service may be failing: try again, or check the Base URL.',
+						httpCode: String(status),
+						itemIndex,
+					});
+				}
+				const decoded = decodeBody(buffer, req, api, responseHeaders['content-type'] ?? '', forms);
 				if ('problem' in decoded) {
-					throw new NodeApiError(
-						node,
-						{ httpCode: String(status) },
-						{ message: redact(decoded.problem, forms), itemIndex: options.itemIndex },
-					);
+					throw new NodeApiError(node, { httpCode: String(status) }, { message: decoded.problem, httpCode: String(status), itemIndex });
 				}
 				if (!api.failedBody?.(decoded.body)) return { status, headers: responseHeaders, body: decoded.body as T };
 			}
 
-			const text = buffer.toString('utf8');
+			// Redacted first: everything below may cut or format this text.
+			const text = redact(buffer.subarray(0, 65_536).toString('utf8'), forms);
 			let json: unknown;
 			try {
 				json = parseJsonText(text);
@@ -263,8 +476,8 @@ export function createClient(
 				method: req.method,
 				path: new URL(url).pathname,
 				headers: responseHeaders,
-				text: redact(text, forms),
-				json: json === undefined ? undefined : JSON.parse(redact(JSON.stringify(json), forms)),
+				text,
+				json,
 			};
 
 			if (attempt < maxRetries) {
@@ -275,11 +488,11 @@ export function createClient(
 							? (rateLimitWaitMs(responseHeaders) ?? RETRY_BASE_MS * 2 ** attempt)
 							: undefined;
 				if (delay !== undefined && delay <= maxWaitMs) {
-					await wait(delay);
+					await pause(Math.max(MIN_RETRY_DELAY_MS, delay));
 					continue;
 				}
 			}
-			if (status === 429) throw rateLimitError(context, api, responseHeaders, maxWaitMs, options.itemIndex);
+			if (status === 429) throw rateLimitError(context, api, responseHeaders, maxWaitMs, itemIndex);
 			const described = api.describeFailure(failure);
 			throw apiError(
 				node,
@@ -289,20 +502,28 @@ export function createClient(
 					message: redact(described.message, forms),
 					description: described.description && redact(described.description, forms),
 				},
-				options.itemIndex,
+				itemIndex,
 			);
 		}
 	}
 
 	async function environment(): Promise<RequestEnvironment> {
-		credentialsPromise ??= context.getCredentials(api.credentialType, options.itemIndex ?? 0);
-		const credentials = await credentialsPromise;
-		const base = baseUrlOf(credentials);
-		const variables = api.pathVariables?.(credentials) ?? {};
-		return { absoluteUrl: (path) => joinUrl(base, fillPath(path, variables)), variables };
+		const { base, variables } = await settings();
+		return {
+			absoluteUrl: (path, pathParams) => joinUrl(base, resolvePath(path, pathParams, variables)),
+			variables,
+		};
 	}
 
 	return { request, environment };
+}
+
+function tooLargeError(node: ReturnType<RequestContext['getNode']>, api: ApiDefinition, where: string, limit: number, itemIndex?: number): NodeApiError {
+	return new NodeApiError(node, { httpCode: 'ETOOLARGE' }, {
+		message: `The ${api.label} answer to ${where} is larger than ${formatBytes(limit)}; it was not read further`,
+		description: `Answers the node reads are limited to ${formatBytes(MAX_RESPONSE_BYTES)}, files to ${formatBytes(MAX_FILE_BYTES)}, so a wrong or hostile answer cannot exhaust n8n's memory. Narrow the request (a shorter date range, a Limit).`,
+		itemIndex,
+	});
 }
 
 /** PHP-style form fields: arrays as `name[]`, objects as `name[key]`. */
@@ -365,18 +586,23 @@ function networkError(
 	req: ApiRequest,
 	error: unknown,
 	forms: string[],
-	itemIndex?: number,
+	itemIndex: number | undefined,
+	timeoutMs: number,
 ): NodeApiError {
 	const err = error as { code?: string; message?: string; cause?: { code?: string } };
 	const code = err.code ?? err.cause?.code;
-	const reason = (code && NETWORK_FAILURES[code]) ?? 'a network error occurred';
+	const timedOut = code === 'ETIMEDOUT' || code === 'ECONNABORTED' || /timeout/i.test(err.message ?? '');
+	const reason = timedOut
+		? `it did not answer within ${timeoutMs / 1000} s (timed out)`
+		: ((code && NETWORK_FAILURES[code]) ?? 'a network error occurred');
+	const detail = truncate(redact(String(err.message ?? error).slice(0, 4096), forms), 200);
 	return new NodeApiError(
 		context.getNode(),
 		{ networkError: code ?? 'unknown' },
 		{
 			message: redact(`Could not reach the ${api.label} for ${req.method} ${req.path}: ${reason}`, forms),
 			description: redact(
-				`Check the Base URL in the credential and that the service is reachable from n8n. Code: ${code ?? truncate(err.message ?? String(error), 200)}`,
+				`Check the Base URL in the credential and that the service is reachable from n8n. Code: ${code ?? detail}`,
 				forms,
 			),
 			itemIndex,

@@ -16,8 +16,45 @@ export function isBlank(value: unknown): boolean {
 
 export function describeValue(value: unknown): string {
 	if (isBlank(value)) return 'it is empty';
-	const text = typeof value === 'string' ? value : JSON.stringify(value);
-	return `"${text.length > 60 ? `${text.slice(0, 60)}…` : text}"`;
+	let text: string;
+	try {
+		text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+	} catch {
+		text = String(value);
+	}
+	// Control characters shown escaped, so a message never carries a line break or a terminal code.
+	const shown = text.slice(0, 60).replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+	return `"${shown}${text.length > 60 ? '…' : ''}"`;
+}
+
+/** What kind of value arrived, for messages about values of the wrong type (an expression's object). */
+export function kindOf(value: unknown): string {
+	if (Array.isArray(value)) return 'a list';
+	if (value === null) return 'null';
+	if (value instanceof Date) return 'a date';
+	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+export const PATH_SEGMENT_RULE =
+	'one path segment: not empty, not . or .., no / ? # % \\ or control characters, text or a number (not an object or list), at most 256 characters';
+
+/**
+ * Why a value cannot be one URL path segment, or undefined when it can. The transport checks
+ * every user-supplied segment with this, so no value can reach another resource (`..`, `a/b`),
+ * the collection itself (empty) or a different query (`?`, `#`).
+ */
+export function pathSegmentIssue(field: string, value: unknown): Check {
+	const issue = (problem: string): Check => ({ field, problem, rule: PATH_SEGMENT_RULE });
+	if (value === undefined || value === null) return issue('it is empty');
+	if (typeof value === 'number') return Number.isFinite(value) ? undefined : issue(`${value} is not a finite number`);
+	if (typeof value !== 'string') return issue(`it is ${kindOf(value)}, not text`);
+	const text = value.trim();
+	if (text === '') return issue('it is empty');
+	if (text === '.' || text === '..') return issue(`"${text}" would address another resource`);
+	if (text.length > 256) return issue(`it is ${text.length} characters long`);
+	const bad = /[/?#%\\\u0000-\u001f\u007f]/.exec(text);
+	if (bad) return issue(`${describeValue(text)} contains ${/[\u0000-\u001f\u007f]/.test(bad[0]) ? 'a control character' : `"${bad[0]}"`}`);
+	return undefined;
 }
 
 export function required(field: string, value: unknown, rule = 'it is required'): Check {

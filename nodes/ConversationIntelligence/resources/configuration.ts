@@ -1,7 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ResourceSpec } from '../../shared/operation';
-import { segment } from '../../shared/params';
 import { issues, matches, required } from '../../shared/validation';
 import { operatorNameList } from '../events';
 import { INTELLIGENCE_PATH } from '../stream';
@@ -67,7 +66,8 @@ export const configuration: ResourceSpec = {
 				),
 			request: (p) => ({
 				method: 'POST',
-				path: `${INTELLIGENCE_PATH}/configurations/${segment(p.configurationId)}/upgrade-operators`,
+				path: `${INTELLIGENCE_PATH}/configurations/{configurationId}/upgrade-operators`,
+				pathParams: { configurationId: p.configurationId },
 				body: p.upgrade === 'named' ? { all: false, operators: operatorNameList(p.operators) } : { all: true },
 			}),
 			// The answer does not list what moved: named upgrades moved those names; "all" moved every reference now current.

@@ -27,7 +27,7 @@ export const session: ResourceSpec = {
 			description: 'Get a short-lived token that opens the session\'s event stream, e.g. for a browser EventSource',
 			fields: [sessionIdField],
 			validate: (p) => issues(required('Session ID', p.sessionId)),
-			request: (p) => ({ method: 'GET', path: sessionPath(p.sessionId, '/stream-token') }),
+			request: (p) => ({ method: 'GET', ...sessionPath(p.sessionId, '/stream-token') }),
 			output: (response, p) => ({ session_id: String(p.sessionId), ...(response.body as IDataObject), token: streamToken(response.body) ?? null }),
 		},
 		{

@@ -3,7 +3,10 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { binaryPropertyField, filtersField } from '../../shared/describe';
 import type { Params, ResourceSpec } from '../../shared/operation';
 import { FileOutput } from '../../shared/operation';
-import { compact, isoUtc, segment } from '../../shared/params';
+import { csvRecords, parseCsv, afterHeaderRow } from '../../shared/csv';
+import { PBX_MAX_PAGE_SIZE } from '../../shared/pagination';
+import { compact, isoUtc } from '../../shared/params';
+import { MAX_RESPONSE_BYTES, formatBytes } from '../../shared/transport';
 import { dateTime, integerInRange, isBlank, issues, required } from '../../shared/validation';
 import { customerField, customerPath, endpointField, getManyOperation, pbxRecords } from '../fields';
 
@@ -99,23 +102,32 @@ export const call: ResourceSpec = {
 			description: 'Download the call history matching the filters as one CSV file',
 			fields: [customerField, callFilters, binaryPropertyField],
 			validate: historyIssues,
-			request: (p) => ({
-				method: 'GET',
-				path: customerPath(p, '/calls'),
-				qs: historyQuery(p.filters),
-				accept: 'text/csv',
-				responseType: 'binary',
-			}),
-			output: (response, p) => {
-				const data = response.body as Buffer;
-				const fileName = `call-history-${segment(p.customerId || 'me')}-${new Date().toISOString().slice(0, 10)}.csv`;
-				const lines = data.toString('utf8').split(/\r?\n/).filter((line) => line.trim() !== '');
-				return new FileOutput(
-					{ fileName, mimeType: 'text/csv', rows: Math.max(0, lines.length - 1), fileSize: data.length },
-					data,
-					fileName,
-					'text/csv',
-				);
+			// The CSV is paged like every list (default 20 rows): every page is read and joined under one header.
+			run: async ({ client }, p) => {
+				let csv = '';
+				let rows = 0;
+				for (let page = 1; ; page++) {
+					const response = await client.request<Buffer>({
+						method: 'GET',
+						...customerPath(p, '/calls'),
+						qs: { ...historyQuery(p.filters), pageSize: PBX_MAX_PAGE_SIZE, page },
+						accept: 'text/csv',
+						responseType: 'binary',
+					});
+					const text = response.body.toString('utf8');
+					const body = text.slice(afterHeaderRow(text));
+					const pageRows = csvRecords(parseCsv(text)).length;
+					csv += page === 1 ? text : body;
+					if (csv && !/\n$/.test(csv)) csv += '\r\n';
+					rows += pageRows;
+					if (pageRows < PBX_MAX_PAGE_SIZE) break;
+					if (csv.length > MAX_RESPONSE_BYTES) {
+						throw new Error(`The call history export is larger than ${formatBytes(MAX_RESPONSE_BYTES)} after ${page} pages; narrow the date filters`);
+					}
+				}
+				const data = Buffer.from(csv);
+				const fileName = `call-history-${String(p.customerId).trim()}-${new Date().toISOString().slice(0, 10)}.csv`;
+				return new FileOutput({ fileName, mimeType: 'text/csv', rows, fileSize: data.length }, data, fileName, 'text/csv');
 			},
 		},
 		getManyOperation({
@@ -159,14 +171,16 @@ export const call: ResourceSpec = {
 				const endpoint = String(p.endpointId).trim();
 				return {
 					method: 'POST',
-					path: customerPath(p, '/calls'),
+					...customerPath(p, '/calls'),
 					body: {
 						type: 'call',
 						endpoint: /^https?:\/\//i.test(endpoint)
 							? endpoint
-							: env.absoluteUrl(customerPath(p, `/endpoints/${segment(endpoint)}`)),
+							: env.absoluteUrl(customerPath(p, '/endpoints/{endpointId}').path, { customerId: p.customerId, endpointId: endpoint }),
 						to: String(p.to).replace(/[\s().-]/g, ''),
 					},
+					// The contract shows no body for this answer.
+					emptyBody: 'allowed',
 				};
 			},
 			output: (response, p) => {

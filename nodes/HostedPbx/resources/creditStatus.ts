@@ -12,7 +12,7 @@ export const creditStatus: ResourceSpec = {
 			action: 'Get the credit status',
 			description: 'Get whether the account is prepaid or postpaid and its balance in GBP',
 			fields: [customerField],
-			request: (p) => ({ method: 'GET', path: customerPath(p, '/creditstatus') }),
+			request: (p) => ({ method: 'GET', ...customerPath(p, '/creditstatus') }),
 			output: pbxRecords,
 		},
 	],

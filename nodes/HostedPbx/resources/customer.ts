@@ -12,7 +12,7 @@ export const customer: ResourceSpec = {
 			action: 'Get a customer',
 			description: 'Get one customer account: company, primary contact, address and links to its sub-resources',
 			fields: [customerField],
-			request: (p) => ({ method: 'GET', path: customerPath(p) }),
+			request: (p) => ({ method: 'GET', ...customerPath(p) }),
 			output: pbxRecords,
 		},
 		{

@@ -1,9 +1,9 @@
-import type { Params, ResourceSpec } from '../../shared/operation';
-import { segment } from '../../shared/params';
+import type { ApiPath, Params, ResourceSpec } from '../../shared/operation';
 import { customerField, customerPath, endpointField, pbxRecords } from '../fields';
 
-function phoneStatusPath(p: Params): string {
-	return customerPath(p, `/endpoints/${segment(p.endpointId)}/phonestatus`);
+function phoneStatusPath(p: Params): ApiPath {
+	const customer = customerPath(p, '/endpoints/{endpointId}/phonestatus');
+	return { path: customer.path, pathParams: { ...customer.pathParams, endpointId: p.endpointId } };
 }
 
 export const endpoint: ResourceSpec = {
@@ -17,7 +17,7 @@ export const endpoint: ResourceSpec = {
 			action: 'Get the Do Not Disturb status of an endpoint',
 			description: 'Read whether Do Not Disturb is set on an endpoint',
 			fields: [customerField, endpointField],
-			request: (p) => ({ method: 'GET', path: phoneStatusPath(p) }),
+			request: (p) => ({ method: 'GET', ...phoneStatusPath(p) }),
 			output: pbxRecords,
 		},
 		{
@@ -39,8 +39,10 @@ export const endpoint: ResourceSpec = {
 			],
 			request: (p) => ({
 				method: 'PUT',
-				path: phoneStatusPath(p),
+				...phoneStatusPath(p),
 				body: { type: 'phonestatus', dndActive: Boolean(p.dndActive) },
+				// The contract shows a 200 without saying what it holds.
+				emptyBody: 'allowed',
 			}),
 			// The API answers 200; its body is the updated status where the service sends one.
 			output: (response, p) => {

@@ -39,7 +39,7 @@ const speedDialField: INodeProperties = {
 	name: 'speedDial',
 	type: 'number',
 	default: 1,
-	typeOptions: { minValue: 1, maxValue: 9999 },
+	typeOptions: { minValue: 1, maxValue: 9999, numberPrecision: 0 },
 	description: 'Speed dial code, 1 to 9999',
 };
 
@@ -92,7 +92,7 @@ export const phoneBook: ResourceSpec = {
 			},
 			request: (p) => ({
 				method: 'POST',
-				path: customerPath(p, '/phonebook'),
+				...customerPath(p, '/phonebook'),
 				body: entryBody({ name: p.name, phoneNumber: p.phoneNumber, ...(p.additionalFields ?? {}) }),
 			}),
 			output: pbxRecords,
@@ -103,7 +103,7 @@ export const phoneBook: ResourceSpec = {
 			action: 'Delete a phone book entry',
 			description: 'Delete a phone book entry permanently',
 			fields: [customerField, idFieldOf(PHONEBOOK)],
-			request: (p) => ({ method: 'DELETE', path: recordPath(PHONEBOOK, p) }),
+			request: (p) => ({ method: 'DELETE', ...recordPath(PHONEBOOK, p) }),
 			output: (_response, p) => ({ deleted: true, id: String(p.entryId) }),
 		},
 		getOneOperation(PHONEBOOK),
@@ -149,11 +149,11 @@ export const phoneBook: ResourceSpec = {
 			// The API's PUT takes the full representation: read the entry, apply the changes, write it back.
 			run: async ({ client }, p) => {
 				const path = recordPath(PHONEBOOK, p);
-				const current = (await client.request<IDataObject>({ method: 'GET', path })).body;
+				const current = (await client.request<IDataObject>({ method: 'GET', ...path })).body;
 				const { removeSpeedDial, ...changes } = updateFields(p);
 				const merged: IDataObject = { ...current, ...compact(changes) };
 				if (removeSpeedDial) delete merged.speedDial;
-				const response = await client.request({ method: 'PUT', path, body: entryBody(merged) });
+				const response = await client.request({ method: 'PUT', ...path, body: entryBody(merged) });
 				return pbxRecords(response);
 			},
 		},

@@ -30,10 +30,15 @@ export const recording: ResourceSpec = {
 				'Make a link that downloads the recording once without credentials, for a browser or a CRM. The link works a single time.',
 			fields: [customerField, idFieldOf(RECORDINGS)],
 			// Two calls: a single-use token from the token generator, then the link that carries it.
-			run: async ({ client }, p) => {
+			run: async ({ client, environment }, p) => {
+				// The link is built (and its ids checked) before a single-use token is spent on it.
+				const { path, pathParams } = recordPath(RECORDINGS, p);
+				const link = `${environment.absoluteUrl(path, pathParams)}.wav`;
 				const token = (await client.request<IDataObject>({ method: 'GET', path: '/tokengenerator' })).body;
-				const environment = await client.environment();
-				const url = `${environment.absoluteUrl(recordPath(RECORDINGS, p))}.wav?tokenid=${encodeURIComponent(String(token.id))}`;
+				if (typeof token?.id !== 'string' || token.id.trim() === '') {
+					throw new Error('The token generator answered without a token id; no link was made');
+				}
+				const url = `${link}?tokenid=${encodeURIComponent(token.id)}`;
 				return {
 					recordingId: String(p.recordingId),
 					url,

@@ -66,7 +66,7 @@ export const sms: ResourceSpec = {
 				),
 			request: (p) => ({
 				method: 'POST',
-				path: customerPath(p, '/sms'),
+				...customerPath(p, '/sms'),
 				body: {
 					type: 'smsmessage',
 					from: String(p.from).trim(),

@@ -150,7 +150,7 @@ export const webhook: ResourceSpec = {
 			description: 'Delete a webhook; its events stop at once',
 			fields: [webhookIdField],
 			validate: (p) => issues(required('Webhook ID', p.webhookId)),
-			request: (p) => ({ method: 'DELETE', path: webhookPath(p.webhookId) }),
+			request: (p) => ({ method: 'DELETE', ...webhookPath(p.webhookId), emptyBody: 'allowed' }),
 			output: (_response, p) => ({ deleted: true, id: String(p.webhookId) }),
 		},
 		{
@@ -160,7 +160,7 @@ export const webhook: ResourceSpec = {
 			description: 'Get one webhook with its health: whether deliveries succeed or the service marked it failing',
 			fields: [webhookIdField],
 			validate: (p) => issues(required('Webhook ID', p.webhookId)),
-			request: (p) => ({ method: 'GET', path: webhookPath(p.webhookId) }),
+			request: (p) => ({ method: 'GET', ...webhookPath(p.webhookId) }),
 			output: (response) => webhookRecord(response.body),
 		},
 		{

@@ -31,7 +31,7 @@ export const account: ResourceSpec = {
 				},
 			],
 			validate: (p) => validateAccountTypeChange('Account Type', p.accountType),
-			request: (p) => ({ method: 'PUT', path: `${ACCOUNT_PATH}/type`, body: { account_type: p.accountType } }),
+			request: (p) => ({ method: 'PUT', path: `${ACCOUNT_PATH}/type`, body: { account_type: p.accountType }, emptyBody: 'allowed' }),
 			output: wholesaleItems,
 		},
 	],

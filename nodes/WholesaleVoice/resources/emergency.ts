@@ -67,7 +67,7 @@ export const uk999: ResourceSpec = {
 			description: 'Get the emergency-services address registered for a UK number',
 			fields: [numberField],
 			validate: (p) => numberIssue('Number', p.number),
-			request: (p) => ({ method: 'GET', path: numberPath(p, '/999') }),
+			request: (p) => ({ method: 'GET', ...numberPath(p, '/999') }),
 			output: wholesaleItems,
 		},
 		{
@@ -78,7 +78,7 @@ export const uk999: ResourceSpec = {
 				'Register the emergency-services address of a UK number (replaces the current one). Each submission is charged; every field rule is checked first.',
 			fields: [numberField, ...uk999Fields],
 			validate: (p) => [...numberIssue('Number', p.number), ...asDisplayed(validateUk999(uk999Data(p), p.endUser === 'business' ? 'business' : 'individual'), UK999_LABELS)],
-			request: (p) => ({ method: 'PUT', path: numberPath(p, '/999'), body: uk999Data(p) }),
+			request: (p) => ({ method: 'PUT', ...numberPath(p, '/999'), body: uk999Data(p) }),
 			output: wholesaleItems,
 		},
 	],
@@ -156,7 +156,7 @@ export const e911: ResourceSpec = {
 			description: 'Get the e911 status and the submitted and provisioned addresses of a US number',
 			fields: [numberField],
 			validate: (p) => validateUsNumber('Number', e164Digits(p.number)),
-			request: (p) => ({ method: 'GET', path: numberPath(p, '/e911') }),
+			request: (p) => ({ method: 'GET', ...numberPath(p, '/e911') }),
 			output: (response, p) => e911Output(response.body, e164Digits(p.number)),
 		},
 		{
@@ -166,7 +166,7 @@ export const e911: ResourceSpec = {
 			description: 'Remove the e911 registration of a US number; emergency calls from it then carry no registered address',
 			fields: [numberField],
 			validate: (p) => validateUsNumber('Number', e164Digits(p.number)),
-			request: (p) => ({ method: 'DELETE', path: numberPath(p, '/e911') }),
+			request: (p) => ({ method: 'DELETE', ...numberPath(p, '/e911') }),
 			output: (response, p) => e911Output(response.body, e164Digits(p.number)),
 		},
 		{
@@ -177,7 +177,7 @@ export const e911: ResourceSpec = {
 				'Register the emergency address of a US number (replaces the current one): emergency calls from it carry this address at once. Every field rule is checked first; the output says when the provisioned address differs.',
 			fields: [numberField, ...e911Fields(true)],
 			validate: (p) => e911Issues(p, true, true),
-			request: (p) => ({ method: 'PUT', path: numberPath(p, '/e911'), body: e911Address(p, true) }),
+			request: (p) => ({ method: 'PUT', ...numberPath(p, '/e911'), body: e911Address(p, true) }),
 			output: (response, p) => e911Output(response.body, e164Digits(p.number)),
 		},
 		{
@@ -197,7 +197,7 @@ export const e911: ResourceSpec = {
 			description: 'Check an e911 address for a US number without registering it',
 			fields: [numberField, ...e911Fields(true)],
 			validate: (p) => e911Issues(p, true, true),
-			request: (p) => ({ method: 'POST', path: numberPath(p, '/e911/validate'), body: e911Address(p, true) }),
+			request: (p) => ({ method: 'POST', ...numberPath(p, '/e911/validate'), body: e911Address(p, true) }),
 			output: (response, p) => e911Output(response.body, e164Digits(p.number)),
 		},
 	],

@@ -34,7 +34,8 @@ export const invoice: ResourceSpec = {
 				),
 			request: (p) => ({
 				method: 'GET',
-				path: `${ACCOUNT_PATH}/credit/invoices/${encodeURIComponent(String(p.invoiceNumber).trim())}.pdf`,
+				path: `${ACCOUNT_PATH}/credit/invoices/{invoiceNumber}.pdf`,
+				pathParams: { invoiceNumber: p.invoiceNumber },
 				accept: 'application/pdf',
 				responseType: 'binary',
 			}),
@@ -63,7 +64,7 @@ export const invoice: ResourceSpec = {
 					],
 				},
 			],
-			request: (p) => ({ method: 'GET', path: `${ACCOUNT_PATH}/credit/invoices/${p.status}` }),
+			request: (p) => ({ method: 'GET', path: `${ACCOUNT_PATH}/credit/invoices/{status}`, pathParams: { status: p.status } }),
 			// One item per invoice; the totals due travel on each so a workflow can compare.
 			output: (response) => {
 				const body = (response.body ?? {}) as IDataObject;

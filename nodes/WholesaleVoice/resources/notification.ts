@@ -68,7 +68,8 @@ export const notification: ResourceSpec = {
 			validate: (p) => [...typeIssues(p.type), ...recipientIssues(p.method, p.destination)],
 			request: (p) => ({
 				method: 'POST',
-				path: `${NOTIFICATIONS_PATH}/${encodeURIComponent(String(p.type))}/${p.method}`,
+				path: `${NOTIFICATIONS_PATH}/{type}/{method}`,
+				pathParams: { type: p.type, method: p.method },
 				body: { destination: String(p.destination).trim() },
 			}),
 			output: (response, p) => [{ ...(wholesaleItems(response)[0] as object), type: p.type, method: p.method, destination: String(p.destination).trim(), hash: recipientHash(p.destination) }],
@@ -107,7 +108,7 @@ export const notification: ResourceSpec = {
 			description: 'List who receives a notification type, by e-mail and SMS',
 			fields: [typeField],
 			validate: (p) => typeIssues(p.type),
-			path: (p) => `${NOTIFICATIONS_PATH}/${encodeURIComponent(String(p.type))}`,
+			path: (p) => ({ path: `${NOTIFICATIONS_PATH}/{type}`, pathParams: { type: p.type } }),
 		}),
 		{
 			value: 'removeAll',
@@ -116,7 +117,7 @@ export const notification: ResourceSpec = {
 			description: 'Remove every recipient of a notification type',
 			fields: [typeField],
 			validate: (p) => typeIssues(p.type),
-			request: (p) => ({ method: 'DELETE', path: `${NOTIFICATIONS_PATH}/${encodeURIComponent(String(p.type))}` }),
+			request: (p) => ({ method: 'DELETE', path: `${NOTIFICATIONS_PATH}/{type}`, pathParams: { type: p.type }, emptyBody: 'allowed' }),
 			output: wholesaleItems,
 		},
 		{
@@ -128,7 +129,9 @@ export const notification: ResourceSpec = {
 			validate: (p) => [...typeIssues(p.type), ...recipientIssues(p.method, p.destination)],
 			request: (p) => ({
 				method: 'DELETE',
-				path: `${NOTIFICATIONS_PATH}/${encodeURIComponent(String(p.type))}/${p.method}/${recipientHash(p.destination)}`,
+				path: `${NOTIFICATIONS_PATH}/{type}/{method}/{hash}`,
+				pathParams: { type: p.type, method: p.method, hash: recipientHash(p.destination) },
+				emptyBody: 'allowed',
 			}),
 			output: wholesaleItems,
 		},

@@ -37,7 +37,7 @@ export const number: ResourceSpec = {
 			description: 'Allocate a number to the account (if not yet allocated)',
 			fields: [numberField],
 			validate: numberIssues,
-			request: (p) => ({ method: 'PUT', path: numberPath(p) }),
+			request: (p) => ({ method: 'PUT', ...numberPath(p), emptyBody: 'allowed' }),
 			output: (response, p) => [{ number: e164Digits(p.number), ...(wholesaleItems(response)[0] as object) }],
 		},
 		getOperation({
@@ -59,7 +59,7 @@ export const number: ResourceSpec = {
 			description: 'Look up a number\'s range holder (the original provider; a ported number may be elsewhere now)',
 			fields: [numberField],
 			validate: numberIssues,
-			path: (p) => `${NUMBERS_PATH}/lookup/${encodeURIComponent(e164Digits(p.number))}`,
+			path: (p) => ({ path: `${NUMBERS_PATH}/lookup/{number}`, pathParams: { number: e164Digits(p.number) } }),
 			output: (response) => {
 				const body = (response.body ?? {}) as IDataObject;
 				return [{ formatted: body.formatted ?? null, ...((body.data ?? {}) as IDataObject) }];
@@ -73,7 +73,7 @@ export const number: ResourceSpec = {
 				'De-configure a number and remove it from the account. Calls to it stop being routed at once; the number may not be recoverable.',
 			fields: [numberField],
 			validate: numberIssues,
-			request: (p) => ({ method: 'DELETE', path: numberPath(p) }),
+			request: (p) => ({ method: 'DELETE', ...numberPath(p), emptyBody: 'allowed' }),
 			output: (response, p) => [{ number: e164Digits(p.number), removed: true, ...(wholesaleItems(response)[0] as object) }],
 		},
 		{
@@ -83,7 +83,7 @@ export const number: ResourceSpec = {
 			description: 'Stop posting inbound SMS of a number to an endpoint',
 			fields: [numberField],
 			validate: numberIssues,
-			request: (p) => ({ method: 'DELETE', path: numberPath(p, '/sms') }),
+			request: (p) => ({ method: 'DELETE', ...numberPath(p, '/sms'), emptyBody: 'allowed' }),
 			output: wholesaleItems,
 		},
 		{
@@ -93,7 +93,7 @@ export const number: ResourceSpec = {
 			description: 'Remove a number\'s trunk association (billing and trunk-level controls)',
 			fields: [numberField],
 			validate: numberIssues,
-			request: (p) => ({ method: 'DELETE', path: numberPath(p, '/trunk') }),
+			request: (p) => ({ method: 'DELETE', ...numberPath(p, '/trunk'), emptyBody: 'allowed' }),
 			output: wholesaleItems,
 		},
 		{
@@ -117,7 +117,7 @@ export const number: ResourceSpec = {
 				{ displayName: 'Endpoint URL', name: 'endpoint', type: 'string', required: true, default: '', placeholder: 'https://n8n.example.com/webhook/…' },
 			],
 			validate: (p) => [...numberIssues(p), ...asDisplayed(validateSmsEndpoint(p.mode, String(p.endpoint ?? '').trim()), { mode: 'Mode', endpoint: 'Endpoint URL' })],
-			request: (p) => ({ method: 'PUT', path: numberPath(p, '/sms'), body: { mode: p.mode, endpoint: String(p.endpoint).trim() } }),
+			request: (p) => ({ method: 'PUT', ...numberPath(p, '/sms'), body: { mode: p.mode, endpoint: String(p.endpoint).trim() } }),
 			output: wholesaleItems,
 		},
 		{
@@ -128,7 +128,7 @@ export const number: ResourceSpec = {
 				'Associate a number with a trunk for billing reconciliation and trunk-level controls (this does not route the number to the trunk)',
 			fields: [numberField, trunkField],
 			validate: (p, env) => [...numberIssues(p), ...issues(required('Trunk Name', p.trunk)), ...validateTrunkName('Trunk Name', trunkName(p.trunk, env), env.variables.ACCOUNT)],
-			request: (p, env) => ({ method: 'PUT', path: numberPath(p, '/trunk'), body: { trunk: trunkName(p.trunk, env) } }),
+			request: (p, env) => ({ method: 'PUT', ...numberPath(p, '/trunk'), body: { trunk: trunkName(p.trunk, env) } }),
 			output: wholesaleItems,
 		},
 		getOperation({
@@ -138,7 +138,7 @@ export const number: ResourceSpec = {
 			description: 'Check that a number is well formed (not that it is in service): type, carrier, time zones, and for UK numbers the Ofcom range and whether it may be used as caller ID',
 			fields: [numberField],
 			validate: numberIssues,
-			path: (p) => `${NUMBERS_PATH}/validate/${encodeURIComponent(e164Digits(p.number))}`,
+			path: (p) => ({ path: `${NUMBERS_PATH}/validate/{number}`, pathParams: { number: e164Digits(p.number) } }),
 			output: (response) => [flatValidation((unwrap(response.body) ?? {}) as IDataObject)],
 		}),
 	],

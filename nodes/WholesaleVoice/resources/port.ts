@@ -244,7 +244,7 @@ export const port: ResourceSpec = {
 			description: 'Get one port with its status history (events)',
 			fields: [refField],
 			validate: (p) => issues(required('Order Reference', p.ref), matches('Order Reference', String(p.ref ?? '').trim(), /^\d+$/, 'digits only')),
-			request: (p) => ({ method: 'GET', path: `${GNP_PATH}/${encodeURIComponent(String(p.ref).trim())}` }),
+			request: (p) => ({ method: 'GET', path: `${GNP_PATH}/{ref}`, pathParams: { ref: p.ref } }),
 			output: (response, p) => ({ ref: String(p.ref).trim(), ...((unwrap(response.body) ?? {}) as IDataObject) }),
 		},
 		{

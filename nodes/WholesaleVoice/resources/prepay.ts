@@ -7,6 +7,9 @@ import { ACCOUNT_PATH, dateField, getOperation, plainDate, wholesaleItems } from
 import { reportFields, runReport } from '../reports';
 import { validateReportDate } from '../validation';
 
+/** The path below prepayments or transfers for each stored value of Which. */
+const WHICH_PATHS: Record<string, string> = { all: 'all', 'latest/1': 'latest/1', 'latest/10': 'latest/10' };
+
 const PREPAY_PATH = `${ACCOUNT_PATH}/prepay`;
 
 function amountField(name: string, displayName: string, description: string): INodeProperties {
@@ -42,7 +45,8 @@ function historyOperation(collection: 'prepayments' | 'transfers', label: string
 				],
 			},
 		],
-		request: (p) => ({ method: 'GET', path: `${PREPAY_PATH}/${collection}/${p.which}` }),
+		// The stored option values hold a slash (`latest/10`): the path comes from this table, never from the value.
+		request: (p) => ({ method: 'GET', path: `${PREPAY_PATH}/${collection}/${WHICH_PATHS[p.which as string]}` }),
 		output: wholesaleItems,
 	};
 }
@@ -62,7 +66,7 @@ export const prepay: ResourceSpec = {
 			name: 'Remove Locked Balance',
 			action: 'Remove the balance lock',
 			description: 'Remove the balance lock so the whole balance can be spent',
-			request: () => ({ method: 'DELETE', path: `${PREPAY_PATH}/balance/locked` }),
+			request: () => ({ method: 'DELETE', path: `${PREPAY_PATH}/balance/locked`, emptyBody: 'allowed' }),
 			output: wholesaleItems,
 		},
 		{
@@ -86,7 +90,7 @@ export const prepay: ResourceSpec = {
 			description: 'Set the balance below which a notification is sent (at most one a day)',
 			fields: [amountField('alertBalance', 'Alert Balance', 'Notify when the balance falls below this amount')],
 			validate: (p) => amountIssues('Alert Balance', p.alertBalance),
-			request: (p) => ({ method: 'PUT', path: `${PREPAY_PATH}/balance/alert`, body: { alert_balance: Number(p.alertBalance) } }),
+			request: (p) => ({ method: 'PUT', path: `${PREPAY_PATH}/balance/alert`, body: { alert_balance: Number(p.alertBalance) }, emptyBody: 'allowed' }),
 			output: wholesaleItems,
 		},
 		{
@@ -97,7 +101,7 @@ export const prepay: ResourceSpec = {
 				'Protect an amount: it stays in the account but cannot be spent; when the spendable balance reaches zero, calls in progress end',
 			fields: [amountField('balance', 'Locked Amount', 'The amount that cannot be spent')],
 			validate: (p) => amountIssues('Locked Amount', p.balance),
-			request: (p) => ({ method: 'PUT', path: `${PREPAY_PATH}/balance/locked`, body: { balance: Number(p.balance) } }),
+			request: (p) => ({ method: 'PUT', path: `${PREPAY_PATH}/balance/locked`, body: { balance: Number(p.balance) }, emptyBody: 'allowed' }),
 			output: wholesaleItems,
 		},
 	],

@@ -52,7 +52,8 @@ export const rate: ResourceSpec = {
 			validate: (p) => issues(required('Rate Deck', p.deck)),
 			request: (p) => ({
 				method: 'GET',
-				path: `${ACCOUNT_PATH}/rates/csv/${encodeURIComponent(String(p.deck).trim())}`,
+				path: `${ACCOUNT_PATH}/rates/csv/{deck}`,
+				pathParams: { deck: p.deck },
 				accept: 'text/csv',
 				responseType: 'binary',
 			}),
@@ -73,7 +74,7 @@ export const rate: ResourceSpec = {
 			description: 'Get the description and the peak, off-peak, weekend and connection rates of each deck for a number',
 			fields: [{ displayName: 'Number', name: 'number', type: 'string', required: true, default: '', placeholder: '447700900123', description: 'The destination in E.164 form' }],
 			validate: (p) => numberIssue('Number', p.number),
-			path: (p) => `${ACCOUNT_PATH}/rate/${encodeURIComponent(e164Digits(p.number))}`,
+			path: (p) => ({ path: `${ACCOUNT_PATH}/rate/{number}`, pathParams: { number: e164Digits(p.number) } }),
 		}),
 		{
 			value: 'getTariffs',

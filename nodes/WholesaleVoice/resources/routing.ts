@@ -229,7 +229,7 @@ export const routing: ResourceSpec = {
 			description: 'Remove a number\'s configuration (routing stops), keeping the number on the account. Changes live routing at once.',
 			fields: [numberField],
 			validate: (p) => numberIssue('Number', p.number),
-			request: (p) => ({ method: 'DELETE', path: numberPath(p, '/config') }),
+			request: (p) => ({ method: 'DELETE', ...numberPath(p, '/config'), emptyBody: 'allowed' }),
 			output: wholesaleItems,
 		},
 		{
@@ -260,7 +260,7 @@ export const routing: ResourceSpec = {
 					...(configuration ? validateNumberConfiguration(configuration, { accountId: env.variables.ACCOUNT }) : []),
 				];
 			},
-			request: (p) => ({ method: 'PUT', path: numberPath(p, '/config'), body: configurationOf(p).configuration }),
+			request: (p) => ({ method: 'PUT', ...numberPath(p, '/config'), body: configurationOf(p).configuration }),
 			output: (response, p) => [{ number: e164Digits(p.number), ...(wholesaleItems(response)[0] as object), configuration: configurationOf(p).configuration ?? null }],
 		},
 	],

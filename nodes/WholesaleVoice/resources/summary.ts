@@ -81,7 +81,8 @@ export const summary: ResourceSpec = {
 				const filter = pairsToObject(extra.filter);
 				return {
 					method: 'POST',
-					path: `${ACCOUNT_PATH}/summary/${p.direction === 'both' ? '' : `${p.direction}/`}${encodeURIComponent(String(p.key).trim())}`,
+					path: p.direction === 'both' ? `${ACCOUNT_PATH}/summary/{key}` : `${ACCOUNT_PATH}/summary/{direction}/{key}`,
+					pathParams: { direction: p.direction, key: p.key },
 					body: compact({
 						date_start: plainDateTime(extra.dateStart),
 						limit: extra.maxResults,

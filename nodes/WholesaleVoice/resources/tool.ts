@@ -25,7 +25,7 @@ export const tool: ResourceSpec = {
 			name: 'Explain Request',
 			action: 'Explain a request',
 			description: 'Get the platform\'s human-readable report of the request it received, for debugging',
-			request: () => ({ method: 'GET', path: '/v3/tools/explain', accept: '*/*', responseType: 'text' }),
+			request: () => ({ method: 'GET', path: '/v3/tools/explain', accept: '*/*', responseType: 'text', auth: false }),
 			output: textOrJson,
 		},
 		{
@@ -33,7 +33,7 @@ export const tool: ResourceSpec = {
 			name: 'Get My IP',
 			action: 'Get my IP address as the platform sees it',
 			description: 'Get the external IP address of n8n as the platform sees it (for IP-authenticated trunks)',
-			request: () => ({ method: 'GET', path: '/v3/tools/myip', accept: '*/*', responseType: 'text' }),
+			request: () => ({ method: 'GET', path: '/v3/tools/myip', accept: '*/*', responseType: 'text', auth: false }),
 			output: textOrJson,
 		},
 		{
@@ -41,7 +41,7 @@ export const tool: ResourceSpec = {
 			name: 'Get Time',
 			action: 'Get the platform time',
 			description: 'Get the platform clock as a Unix timestamp and an RFC date',
-			request: () => ({ method: 'GET', path: '/v3/tools/time' }),
+			request: () => ({ method: 'GET', path: '/v3/tools/time', auth: false }),
 			output: wholesaleItems,
 		},
 	],

@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodeProperties } from 'n8n-workflow';
 
 import { wholesaleVoiceApi } from '../../shared/apis';
-import type { ApiResponse, RequestEnvironment, ResourceSpec } from '../../shared/operation';
+import type { ApiPath, ApiResponse, RequestEnvironment, ResourceSpec } from '../../shared/operation';
 import { createClient } from '../../shared/transport';
 import { VOICE_PATH, asDisplayed, unwrap, wholesaleItems } from '../fields';
 import { validateTrunkDeletion, validateTrunkName, validateTrunkType, validateTrunkUpdate } from '../validation';
@@ -54,8 +54,8 @@ export function trunkName(value: unknown, environment: RequestEnvironment): stri
 	return text.startsWith(`${account}-`) ? text : `${account}-${text}`;
 }
 
-function trunkPath(value: unknown, environment: RequestEnvironment): string {
-	return `${VOICE_PATH}/trunks/${encodeURIComponent(trunkName(value, environment))}`;
+function trunkPath(value: unknown, environment: RequestEnvironment): ApiPath {
+	return { path: `${VOICE_PATH}/trunks/{trunk}`, pathParams: { trunk: trunkName(value, environment) } };
 }
 
 const LIMIT_CATEGORIES: Array<[string, string]> = [
@@ -142,7 +142,7 @@ export const trunk: ResourceSpec = {
 				},
 			],
 			validate: (p, env) => [...validateTrunkName('Trunk Name', trunkName(p.trunk, env), env.variables.ACCOUNT), ...validateTrunkType('Type', p.type)],
-			request: (p, env) => ({ method: 'PUT', path: trunkPath(p.trunk, env), body: { type: p.type } }),
+			request: (p, env) => ({ method: 'PUT', ...trunkPath(p.trunk, env), body: { type: p.type } }),
 			output: (response, p) => {
 				const record = (unwrap(response.body) ?? {}) as IDataObject;
 				return { trunk: String(p.trunk).trim(), ...(typeof record === 'object' ? record : { value: record }) };
@@ -155,7 +155,7 @@ export const trunk: ResourceSpec = {
 			description: "Delete a trunk; the account's default trunk (the account ID followed by -L001) cannot be deleted",
 			fields: [trunkField],
 			validate: (p, env) => validateTrunkDeletion('Trunk Name', trunkName(p.trunk, env), env.variables.ACCOUNT),
-			request: (p, env) => ({ method: 'DELETE', path: trunkPath(p.trunk, env) }),
+			request: (p, env) => ({ method: 'DELETE', ...trunkPath(p.trunk, env), emptyBody: 'allowed' }),
 			output: (response, p) => [{ ...(wholesaleItems(response)[0] as object), deleted: true, trunk: String(p.trunk).trim() }],
 		},
 		{
@@ -165,7 +165,7 @@ export const trunk: ResourceSpec = {
 			description: 'Get one trunk: its type, switches and limits (never its password)',
 			fields: [trunkField],
 			validate: (p, env) => validateTrunkName('Trunk Name', trunkName(p.trunk, env), env.variables.ACCOUNT),
-			request: (p, env) => ({ method: 'GET', path: trunkPath(p.trunk, env) }),
+			request: (p, env) => ({ method: 'GET', ...trunkPath(p.trunk, env) }),
 			output: wholesaleItems,
 		},
 		{
@@ -188,7 +188,7 @@ export const trunk: ResourceSpec = {
 				...asDisplayed(validateTrunkUpdate(trunkUpdateBody((p.options ?? {}) as IDataObject)), DISPLAY_NAMES),
 				...(Object.keys(p.options ?? {}).length ? [] : [{ field: 'Options', problem: 'no option was chosen', rule: 'add at least one option to change' }]),
 			],
-			request: (p, env) => ({ method: 'PUT', path: trunkPath(p.trunk, env), body: trunkUpdateBody((p.options ?? {}) as IDataObject) }),
+			request: (p, env) => ({ method: 'PUT', ...trunkPath(p.trunk, env), body: trunkUpdateBody((p.options ?? {}) as IDataObject), emptyBody: 'allowed' }),
 			output: wholesaleItems,
 		},
 	],

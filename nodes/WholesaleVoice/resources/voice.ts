@@ -5,7 +5,7 @@ import { filtersField } from '../../shared/describe';
 import { validationError } from '../../shared/errors';
 import type { ResourceSpec } from '../../shared/operation';
 import { compact } from '../../shared/params';
-import { integerInRange, issues, matches, required } from '../../shared/validation';
+import { integerInRange, isBlank, issues, matches, required } from '../../shared/validation';
 import { VOICE_PATH, asDisplayed, dateField, getOperation, keyedToList, plainDate, plainDateTime, unwrap, wholesaleItems } from '../fields';
 import { validateChannelHistoryInterval, validateChannelLimits, validateCdrPeriod, validateReportDate } from '../validation';
 
@@ -72,7 +72,7 @@ export const voice: ResourceSpec = {
 			description: 'Get one call in progress by its call ID',
 			fields: [callIdField],
 			validate: (p) => callIdIssues(p.callId),
-			path: (p) => `${VOICE_PATH}/inprogress/${encodeURIComponent(String(p.callId).trim())}`,
+			path: (p) => ({ path: `${VOICE_PATH}/inprogress/{callId}`, pathParams: { callId: p.callId } }),
 		}),
 		{
 			value: 'getCdrs',
@@ -110,7 +110,7 @@ export const voice: ResourceSpec = {
 			request: (p) => {
 				const filter = compact(Object.fromEntries(CDR_FILTER_KEYS.map((key) => [key, (p.filters as IDataObject | undefined)?.[key]])));
 				return p.period === 'day'
-					? { method: 'POST', path: `${VOICE_PATH}/cdr/${plainDate(p.day) ?? new Date().toISOString().slice(0, 10)}`, body: compact({ filter: Object.keys(filter).length ? filter : undefined }) }
+					? { method: 'POST', path: `${VOICE_PATH}/cdr/{day}`, pathParams: { day: plainDate(p.day) ?? new Date().toISOString().slice(0, 10) }, body: compact({ filter: Object.keys(filter).length ? filter : undefined }) }
 					: {
 							method: 'POST',
 							path: `${VOICE_PATH}/cdr`,
@@ -157,7 +157,10 @@ export const voice: ResourceSpec = {
 			paging: 'client',
 			fields: [{ displayName: 'Reason', name: 'reason', type: 'string', default: '', placeholder: 'maxcost', description: 'Only this reason (e.g. maxcost, cli); all when empty' }],
 			validate: (p) => issues(matches('Reason', String(p.reason ?? '').trim(), /^[A-Za-z0-9_-]*$/, 'letters, digits, - and _ only')),
-			request: (p) => ({ method: 'GET', path: `${VOICE_PATH}/rejected${String(p.reason ?? '').trim() ? `/${encodeURIComponent(String(p.reason).trim())}` : ''}` }),
+			request: (p) =>
+				isBlank(p.reason)
+					? { method: 'GET', path: `${VOICE_PATH}/rejected` }
+					: { method: 'GET', path: `${VOICE_PATH}/rejected/{reason}`, pathParams: { reason: p.reason } },
 		},
 		{
 			value: 'hangUp',
@@ -166,7 +169,7 @@ export const voice: ResourceSpec = {
 			description: 'End a call in progress now',
 			fields: [callIdField],
 			validate: (p) => callIdIssues(p.callId),
-			request: (p) => ({ method: 'DELETE', path: `${VOICE_PATH}/inprogress/${encodeURIComponent(String(p.callId).trim())}` }),
+			request: (p) => ({ method: 'DELETE', path: `${VOICE_PATH}/inprogress/{callId}`, pathParams: { callId: p.callId } }),
 			output: (response, p) => [{ ...(wholesaleItems(response)[0] as object), callId: String(p.callId).trim() }],
 		},
 		{

@@ -198,7 +198,7 @@ describe('every resource and operation is covered by a test below', () => {
 		test('export as CSV gives a text/csv file', async () => {
 			const run = await runPbx(sandbox, { ...op('call', 'exportCsv'), filters: { direction: 'out' } });
 			expect(run.requests[0].headers.accept).toBe('text/csv');
-			expect(run.requests[0].query).toEqual({ direction: 'out' });
+			expect(run.requests[0].query).toEqual({ direction: 'out', pageSize: '200', page: '1' });
 			const [item] = run.items;
 			expect(item.binary?.data.mimeType).toBe('text/csv');
 			expect(item.binary?.data.fileName).toMatch(/^call-history-me-\d{4}-\d{2}-\d{2}\.csv$/);

@@ -1,0 +1,87 @@
+/**
+ * Timers from n8n-workflow only (n8n Cloud forbids the timer globals in community nodes).
+ * n8n-workflow 1.x exports `sleepWithAbort`; 2.x exports only `sleep`. A wait that must end early
+ * uses `sleepWithAbort` where it exists, and otherwise sleeps in slices of at most a second,
+ * checking its signal between slices: an aborted wait then ends within a second, and leaves at
+ * most one pending timer of a second behind.
+ */
+import * as workflow from 'n8n-workflow';
+
+/** The longest slice of a wait when n8n-workflow has no `sleepWithAbort`: how late an abort may be noticed. */
+export const WAIT_SLICE_MS = 1000;
+
+type SleepWithAbort = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+const sleepWithAbort = (workflow as unknown as { sleepWithAbort?: SleepWithAbort }).sleepWithAbort;
+
+/** Waits `ms`, or less if `signal` aborts. Never rejects. */
+export async function wait(ms: number, signal?: AbortSignal): Promise<void> {
+	if (signal?.aborted || !(ms > 0)) return;
+	if (sleepWithAbort && signal) {
+		try {
+			await sleepWithAbort(ms, signal);
+		} catch {
+			// aborted: the wait is over
+		}
+		return;
+	}
+	const end = Date.now() + ms;
+	for (let left = ms; left > 0 && !signal?.aborted; left = end - Date.now()) {
+		await workflow.sleep(Math.min(left, signal ? WAIT_SLICE_MS : left));
+	}
+}
+
+/** A wait that `cancel()` ends early, so closing a trigger never waits out a backoff. */
+export function cancellableWait(ms: number): { promise: Promise<void>; cancel: () => void } {
+	const controller = new AbortController();
+	return { promise: wait(ms, controller.signal), cancel: () => controller.abort() };
+}
+
+/**
+ * Fires `onSilence` once when nothing was heard for `windowMs`. `alive()` only records the time
+ * (cheap enough per chunk); a background wait checks at a fraction of the window.
+ */
+export class Watchdog {
+	private lastSign = Date.now();
+	private readonly stopped = new AbortController();
+	private running = false;
+
+	constructor(
+		private readonly windowMs: number,
+		private readonly onSilence: () => void,
+	) {}
+
+	alive(): void {
+		this.lastSign = Date.now();
+		if (this.running || this.windowMs <= 0 || this.stopped.signal.aborted) return;
+		this.running = true;
+		void this.watch();
+	}
+
+	stop(): void {
+		this.stopped.abort();
+	}
+
+	private async watch(): Promise<void> {
+		const check = Math.max(10, Math.min(WAIT_SLICE_MS, Math.floor(this.windowMs / 4)));
+		while (!this.stopped.signal.aborted) {
+			await wait(check, this.stopped.signal);
+			if (this.stopped.signal.aborted) return;
+			if (Date.now() - this.lastSign >= this.windowMs) {
+				this.stopped.abort();
+				this.onSilence();
+				return;
+			}
+		}
+	}
+}
+
+/** An AbortSignal that aborts after `ms` (with `reason`), unless `done()` is called first. */
+export function deadline(ms: number, reason: () => Error): { signal: AbortSignal; done: () => void } {
+	const controller = new AbortController();
+	const finished = new AbortController();
+	void wait(ms, finished.signal).then(() => {
+		if (!finished.signal.aborted) controller.abort(reason());
+	});
+	return { signal: controller.signal, done: () => finished.abort() };
+}
