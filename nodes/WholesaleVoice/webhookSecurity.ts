@@ -1,5 +1,4 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { BlockList, isIP } from 'node:net';
 
 /**
  * Who may call the Wholesale Voice Trigger. The spec gives no signature scheme yet (a future
@@ -24,11 +23,84 @@ export type SecretLocation = 'none' | 'query' | 'header';
 export const DEFAULT_SECRET_QUERY_PARAMETER = 'token';
 export const DEFAULT_SECRET_HEADER = 'X-Webhook-Secret';
 
-/** `::ffff:1.2.3.4` (an IPv4 client on a dual-stack socket) as `1.2.3.4`; a zone index dropped. */
+/**
+ * `::ffff:1.2.3.4` (an IPv4 client on a dual-stack socket, in any IPv6 spelling) as `1.2.3.4`;
+ * brackets and a zone index dropped.
+ */
 export function normaliseAddress(address: string): string {
-	const text = address.trim().replace(/^\[|\]$/g, '').replace(/%.*$/, '');
-	const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(text);
-	return mapped ? mapped[1] : text;
+	const text = address.trim().replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '');
+	if (!text.includes(':')) return text;
+	const groups = ipv6Groups(text);
+	return groups && isIpv4Mapped(groups) ? ipv4Text(((groups[6] << 16) | groups[7]) >>> 0) : text;
+}
+
+/*
+ * Addresses are read here rather than with node:net, which n8n Cloud does not allow. The forms
+ * are those of node:net's isIP: dotted-quad IPv4 without leading zeros (010 could be octal) and
+ * RFC 4291 IPv6 text (hexadecimal groups of 1 to 4 digits, at most one "::", an IPv4 tail).
+ */
+const IPV4_PATTERN = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+const IPV6_GROUP = /^[0-9a-fA-F]{1,4}$/;
+
+/** A dotted-quad IPv4 address as an unsigned 32-bit number, or undefined. */
+function ipv4Value(text: string): number | undefined {
+	if (!IPV4_PATTERN.test(text)) return undefined;
+	const [a, b, c, d] = text.split('.').map(Number);
+	return ((a << 24) | (b << 16) | (c << 8) | d) >>> 0;
+}
+
+function ipv4Text(value: number): string {
+	return [value >>> 24, (value >>> 16) & 0xff, (value >>> 8) & 0xff, value & 0xff].join('.');
+}
+
+/** One side of a "::" as 16-bit groups; only the last side may end in an IPv4 address. */
+function ipv6Side(text: string, mayEndInIpv4: boolean): number[] | undefined {
+	if (text === '') return [];
+	const pieces = text.split(':');
+	const groups: number[] = [];
+	for (let i = 0; i < pieces.length; i++) {
+		const piece = pieces[i];
+		if (IPV6_GROUP.test(piece)) {
+			groups.push(parseInt(piece, 16));
+			continue;
+		}
+		const ipv4 = mayEndInIpv4 && i === pieces.length - 1 ? ipv4Value(piece) : undefined;
+		if (ipv4 === undefined) return undefined;
+		groups.push(ipv4 >>> 16, ipv4 & 0xffff);
+	}
+	return groups;
+}
+
+/** An IPv6 address as its eight 16-bit groups, or undefined. */
+function ipv6Groups(text: string): number[] | undefined {
+	if (text.length > 45) return undefined;
+	const halves = text.split('::');
+	if (halves.length > 2) return undefined;
+	if (halves.length === 1) {
+		const groups = ipv6Side(text, true);
+		return groups?.length === 8 ? groups : undefined;
+	}
+	const head = ipv6Side(halves[0], false);
+	const tail = ipv6Side(halves[1], true);
+	// "::" stands for at least one group of zeros.
+	if (!head || !tail || head.length + tail.length > 7) return undefined;
+	return [...head, ...new Array<number>(8 - head.length - tail.length).fill(0), ...tail];
+}
+
+function isIpv4Mapped(groups: readonly number[]): boolean {
+	return groups[0] === 0 && groups[1] === 0 && groups[2] === 0 && groups[3] === 0 && groups[4] === 0 && groups[5] === 0xffff;
+}
+
+type Address = { family: 4; value: number } | { family: 6; groups: number[] };
+
+/** A normalised address (see normaliseAddress), or undefined when it is not one. */
+function parseAddress(text: string): Address | undefined {
+	if (text.includes(':')) {
+		const groups = ipv6Groups(text);
+		return groups ? { family: 6, groups } : undefined;
+	}
+	const value = ipv4Value(text);
+	return value === undefined ? undefined : { family: 4, value };
 }
 
 export interface ParsedNetworks {
@@ -64,10 +136,10 @@ function parseNetworkEntries(text: string | readonly string[]): ParsedNetworks {
 	for (const entry of entries) {
 		const [rawAddress, prefixText, ...rest] = entry.split('/');
 		const address = normaliseAddress(rawAddress);
-		const family = isIP(address);
-		const max = family === 4 ? 32 : 128;
+		const parsed = parseAddress(address);
+		const max = parsed?.family === 4 ? 32 : 128;
 		const prefix = prefixText === undefined ? max : /^\d{1,3}$/.test(prefixText) ? Number(prefixText) : Number.NaN;
-		if (family === 0 || rest.length > 0 || !(prefix >= 0 && prefix <= max)) {
+		if (!parsed || rest.length > 0 || !(prefix >= 0 && prefix <= max)) {
 			invalid.push(entry);
 			continue;
 		}
@@ -76,15 +148,18 @@ function parseNetworkEntries(text: string | readonly string[]): ParsedNetworks {
 	return { networks, invalid };
 }
 
-/** A network list ready for checks: IPv4 networks as integers (the usual case), the rest in a BlockList. */
+/** A network list ready for checks: each network's masked address, IPv4 as one number, IPv6 as 16-bit groups. */
 interface CompiledNetworks {
-	v4: Array<[number, number]>;
-	v6: BlockList | undefined;
+	v4: Array<[base: number, mask: number]>;
+	v6: Array<[base: number[], masks: number[]]>;
 }
 
-function ipv4Number(address: string): number {
-	const [a, b, c, d] = address.split('.').map(Number);
-	return ((a << 24) | (b << 16) | (c << 8) | d) >>> 0;
+/** The mask of each 16-bit group of an IPv6 prefix. */
+function ipv6Masks(prefix: number): number[] {
+	return Array.from({ length: 8 }, (_, i) => {
+		const bits = Math.min(16, Math.max(0, prefix - 16 * i));
+		return bits === 0 ? 0 : (0xffff << (16 - bits)) & 0xffff;
+	});
 }
 
 /** Compiled lists, by their text: the same few settings are checked on every delivery. */
@@ -95,16 +170,17 @@ function compile(networks: readonly string[]): CompiledNetworks {
 	const key = networks.join(',');
 	let list = compiled.get(key);
 	if (list) return list;
-	list = { v4: [], v6: undefined };
+	list = { v4: [], v6: [] };
 	for (const network of networks) {
-		const [address, prefixText] = network.split('/');
+		const [addressText, prefixText] = network.split('/');
+		const address = parseAddress(addressText);
 		const prefix = Number(prefixText);
-		if (isIP(address) === 4) {
+		if (address?.family === 4) {
 			const mask = prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0;
-			list.v4.push([(ipv4Number(address) & mask) >>> 0, mask]);
-		} else {
-			list.v6 ??= new BlockList();
-			list.v6.addSubnet(address, prefix, 'ipv6');
+			list.v4.push([(address.value & mask) >>> 0, mask]);
+		} else if (address?.family === 6) {
+			const masks = ipv6Masks(prefix);
+			list.v6.push([address.groups.map((group, i) => group & masks[i]), masks]);
 		}
 	}
 	if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value as string);
@@ -115,13 +191,12 @@ function compile(networks: readonly string[]): CompiledNetworks {
 /** Whether an address lies in one of the networks (parsed by `parseNetworks`). */
 export function addressAllowed(address: string | undefined, networks: readonly string[]): boolean {
 	if (!address) return false;
-	const normalised = normaliseAddress(address);
-	const family = isIP(normalised);
-	if (family === 0) return false;
+	const parsed = parseAddress(normaliseAddress(address));
+	if (!parsed) return false;
 	const list = compile(networks);
-	if (family === 6) return list.v6?.check(normalised, 'ipv6') ?? false;
-	const value = ipv4Number(normalised);
-	return list.v4.some(([base, mask]) => ((value & mask) >>> 0) === base);
+	if (parsed.family === 4) return list.v4.some(([base, mask]) => ((parsed.value & mask) >>> 0) === base);
+	const groups = parsed.groups;
+	return list.v6.some(([base, masks]) => base.every((group, i) => (groups[i] & masks[i]) === group));
 }
 
 const digests = new Map<string, Buffer>();

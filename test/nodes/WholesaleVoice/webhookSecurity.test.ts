@@ -1,3 +1,7 @@
+import { BlockList, isIP } from 'node:net';
+
+import fc from 'fast-check';
+
 import {
 	PLATFORM_NETWORKS,
 	addressAllowed,
@@ -40,6 +44,99 @@ describe('source networks', () => {
 		expect(addressAllowed('2001:db9::5', networks)).toBe(false);
 		expect(addressAllowed('127.0.0.1', networks)).toBe(true);
 		expect(addressAllowed('::ffff:127.0.0.1', networks)).toBe(true);
+	});
+});
+
+describe('addresses without node:net (n8n Cloud refuses it in the node): node:net is the reference here', () => {
+	test('IPv6 clients, other IPv4-in-IPv6 forms and the neighbours of the /31s are refused by the platform list', () => {
+		const refused = [
+			'::1', '::', '2001:db8::1', 'fe80::1%eth0', '[2001:db8::1]',
+			// IPv4-compatible, IPv4-translated and NAT64 forms are other addresses than the IPv4 one.
+			'::178.22.139.84', '::ffff:0:178.22.139.84', '64:ff9b::178.22.139.84', '::fffe:178.22.139.84',
+			'178.22.139.83', '178.22.139.86', '185.63.143.83', '185.63.143.86', '0.0.0.0', '255.255.255.255',
+		];
+		for (const address of refused) expect([address, addressAllowed(address, PLATFORM_NETWORKS)]).toEqual([address, false]);
+	});
+
+	test('an IPv4-mapped client is its IPv4 address in every IPv6 spelling', () => {
+		for (const mapped of ['::ffff:178.22.139.84', '::FFFF:178.22.139.85', '::ffff:b216:8b54', '0:0:0:0:0:ffff:b216:8b55', '0000:0000:0000:0000:0000:ffff:178.22.139.84', '[::ffff:178.22.139.84]']) {
+			expect([mapped, addressAllowed(mapped, PLATFORM_NETWORKS)]).toEqual([mapped, true]);
+		}
+		expect(normaliseAddress('::ffff:b216:8b54')).toBe('178.22.139.84');
+		expect(normaliseAddress('::ffff:0.0.0.0')).toBe('0.0.0.0');
+		expect(addressAllowed('::ffff:b216:8b56', PLATFORM_NETWORKS)).toBe(false);
+	});
+
+	test('malformed addresses are never allowed, even by 0.0.0.0/0 and ::/0', () => {
+		const everything = ['0.0.0.0/0', '::/0'];
+		const malformed = [
+			'1.2.3', '1.2.3.4.5', '01.2.3.4', '1.2.3.04', '256.1.1.1', '1.2.3.-1', '1..2.3', '1.2.3.4.', '.1.2.3.4', '0x7f.0.0.1', '2130706433',
+			'1::2::3', ':::', ':1::', '1:2:3:4:5:6:7:8:9', '1:2:3:4:5:6:7', '1:2:3:4:5:6:7:8::', '12345::', 'g::1', '::ffff:999.1.1.1',
+			'1.2.3.4::', '::1.2.3', '1:2:3:4:5:6:7:1.2.3.4', '[::1', '::1]', 'localhost', '1.2.3.4, 5.6.7.8',
+		];
+		for (const address of malformed) {
+			expect([address, addressAllowed(address, everything), isIP(normaliseAddress(address))]).toEqual([address, false, 0]);
+		}
+		expect(addressAllowed('::1', ['0.0.0.0/0'])).toBe(false);
+		expect(addressAllowed('10.0.0.1', ['::/0'])).toBe(false);
+		expect(parseNetworks('0.0.0.0/-1, 1.2.3.4/, ::/129, ::1/1.5, 01.2.3.4/8').invalid).toEqual(['0.0.0.0/-1', '1.2.3.4/', '::/129', '::1/1.5', '01.2.3.4/8']);
+	});
+
+	/** Address-like text: valid addresses of every kind, and strings of address characters. */
+	const addressText = fc.oneof(
+		fc.ipV4(),
+		fc.ipV6(),
+		fc.ipV4Extended(),
+		fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF:.'), maxLength: 45 }),
+		fc.tuple(fc.ipV6(), fc.nat(45), fc.constantFrom(':', '.', '::', '0', 'f', '')).map(([ip, at, insert]) => ip.slice(0, at) + insert + ip.slice(at)),
+	);
+
+	test('what is an address: the same answer as isIP', () => {
+		fc.assert(
+			fc.property(addressText, (text) => {
+				const accepted = parseNetworks([text]).networks.length === 1;
+				expect([text, accepted]).toEqual([text, isIP(normaliseAddress(text)) !== 0]);
+			}),
+			{ numRuns: 20_000 },
+		);
+	});
+
+	/** A network and addresses in and around it, as eight 16-bit groups or four octets written out in full. */
+	const ipv4Case = fc.tuple(fc.array(fc.nat(255), { minLength: 4, maxLength: 4 }), fc.nat(32), fc.array(fc.nat(255), { minLength: 4, maxLength: 4 }), fc.nat(4));
+	const ipv6Case = fc.tuple(fc.array(fc.nat(0xffff), { minLength: 8, maxLength: 8 }), fc.nat(128), fc.array(fc.nat(0xffff), { minLength: 8, maxLength: 8 }), fc.nat(8));
+
+	test('IPv4 membership: the same answer as BlockList', () => {
+		fc.assert(
+			fc.property(ipv4Case, ([network, prefix, other, keep]) => {
+				// The address shares the network's first `keep` octets, so that both answers occur.
+				const address = [...network.slice(0, keep), ...other.slice(keep)].join('.');
+				const reference = new BlockList();
+				reference.addSubnet(network.join('.'), prefix, 'ipv4');
+				const { networks } = parseNetworks(`${network.join('.')}/${prefix}`);
+				expect([address, addressAllowed(address, networks)]).toEqual([address, reference.check(address, 'ipv4')]);
+			}),
+			{ numRuns: 5_000 },
+		);
+	});
+
+	test('IPv6 membership: the same answer as BlockList', () => {
+		fc.assert(
+			fc.property(ipv6Case, fc.boolean(), ([network, prefix, other, keep], compress) => {
+				const text = (groups: number[]) => {
+					const full = groups.map((g) => g.toString(16)).join(':');
+					return compress ? full.replace(/(^|:)0(:0)+(:|$)/, '::') : full;
+				};
+				const networkText = text(network);
+				const address = text([...network.slice(0, keep), ...other.slice(keep)]);
+				// Mapped IPv4 is checked as IPv4 (above); here both sides are IPv6.
+				fc.pre(normaliseAddress(networkText) === networkText && normaliseAddress(address) === address);
+				const reference = new BlockList();
+				reference.addSubnet(networkText, prefix, 'ipv6');
+				const { networks } = parseNetworks(`${networkText}/${prefix}`);
+				expect([address, addressAllowed(address, networks)]).toEqual([address, reference.check(address, 'ipv6')]);
+			}),
+			{ numRuns: 5_000 },
+		);
 	});
 });
 
