@@ -52,22 +52,24 @@ function scoped(field: INodeProperties, resource: string, operation: string): IN
 	};
 }
 
+/** The first entry's value: the default of the resource and operation selectors (a call, which n8n's linter accepts as a computed default). */
+function firstValue(entries: ReadonlyArray<{ value: string }>): string {
+	return entries[0].value;
+}
+
 /**
  * The node's properties from its resource specs: the resource selector, one operation
  * selector per resource, and every operation's fields shown only for that operation.
  */
 export function describeResources(resources: ResourceSpec[]): INodeProperties[] {
-	// The defaults below are the first resource and operation, computed from the specs.
-	// eslint-disable-next-line n8n-nodes-base/node-param-default-missing
 	const resourceSelector: INodeProperties = {
 		displayName: 'Resource',
 		name: 'resource',
 		type: 'options',
 		noDataExpression: true,
 		options: resources.map((r) => ({ name: r.name, value: r.value, description: r.description })),
-		default: resources[0].value,
+		default: firstValue(resources),
 	};
-	// eslint-disable-next-line n8n-nodes-base/node-param-default-missing
 	const operationSelectors: INodeProperties[] = resources.map((r) => ({
 		displayName: 'Operation',
 		name: 'operation',
@@ -80,7 +82,7 @@ export function describeResources(resources: ResourceSpec[]): INodeProperties[] 
 			action: op.action,
 			description: op.description,
 		})),
-		default: r.operations[0].value,
+		default: firstValue(r.operations),
 	}));
 	const fields = resources.flatMap((r) =>
 		r.operations.flatMap((op) => operationFields(op).map((f) => scoped(f, r.value, op.value))),
