@@ -16,7 +16,7 @@ export class HostedPbxApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:../nodes/HostedPbx/hostedPbx.svg', dark: 'file:../nodes/HostedPbx/hostedPbx.dark.svg' };
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-telephony-platform';
+	documentationUrl = 'https://github.com/telephony-platform/n8n-nodes-telephony-platform/blob/main/docs/hosted-pbx.md';
 
 	properties: INodeProperties[] = [
 		baseUrlField(

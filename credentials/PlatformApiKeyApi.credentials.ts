@@ -27,15 +27,15 @@ export function apiKeyProblem(key: unknown): string | undefined {
 export class PlatformApiKeyApi implements ICredentialType {
 	name = 'platformApiKeyApi';
 
-	// eslint-disable-next-line n8n-nodes-base/cred-class-field-display-name-missing-api -- the platform calls it "Platform API Key"
-	displayName = 'Platform API Key';
+	// One key for both services; the type's name (platformApiKeyApi) is unchanged, so saved credentials still apply.
+	displayName = 'Voice Agent and Conversation Intelligence API';
 
 	icon: Icon = {
 		light: 'file:../nodes/VoiceAgent/voiceAgent.svg',
 		dark: 'file:../nodes/VoiceAgent/voiceAgent.dark.svg',
 	};
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-telephony-platform';
+	documentationUrl = 'https://github.com/telephony-platform/n8n-nodes-telephony-platform/blob/main/docs/voice-agent.md';
 
 	properties: INodeProperties[] = [
 		baseUrlField(

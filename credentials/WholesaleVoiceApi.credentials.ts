@@ -29,7 +29,7 @@ export class WholesaleVoiceApi implements ICredentialType {
 		dark: 'file:../nodes/WholesaleVoice/wholesaleVoice.dark.svg',
 	};
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-telephony-platform';
+	documentationUrl = 'https://github.com/telephony-platform/n8n-nodes-telephony-platform/blob/main/docs/wholesale-voice.md';
 
 	properties: INodeProperties[] = [
 		baseUrlField(
