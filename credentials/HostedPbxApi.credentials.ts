@@ -7,7 +7,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { baseUrlField, basicAuthorization, maxRateLimitWaitField, testBaseUrl } from './connectionFields';
+import { baseUrlField, basicAuthorization, maxRateLimitWaitField, testBaseUrl, timeoutField } from './connectionFields';
 
 export class HostedPbxApi implements ICredentialType {
 	name = 'hostedPbxApi';
@@ -41,6 +41,7 @@ export class HostedPbxApi implements ICredentialType {
 			default: '',
 		},
 		maxRateLimitWaitField,
+		timeoutField,
 	];
 
 	async authenticate(

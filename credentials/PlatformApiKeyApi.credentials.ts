@@ -7,7 +7,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { baseUrlField, maxRateLimitWaitField, testBaseUrl } from './connectionFields';
+import { baseUrlField, maxRateLimitWaitField, testBaseUrl, timeoutField } from './connectionFields';
 
 /**
  * Why a key is refused, or undefined when it ends in 48 hexadecimal characters. The prefix
@@ -53,6 +53,7 @@ export class PlatformApiKeyApi implements ICredentialType {
 				'A key from the customer portal: a fixed prefix followed by 48 hexadecimal characters. Give it the scopes the nodes need (convai:read, convai:write, convai:delete, intelligence:read, intelligence:write).',
 		},
 		maxRateLimitWaitField,
+		timeoutField,
 	];
 
 	async authenticate(

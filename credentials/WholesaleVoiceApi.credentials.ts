@@ -7,7 +7,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { baseUrlField, basicAuthorization, maxRateLimitWaitField, testBaseUrl } from './connectionFields';
+import { baseUrlField, basicAuthorization, maxRateLimitWaitField, testBaseUrl, timeoutField } from './connectionFields';
 
 /** Why an account id is refused, or undefined when it is digits only. Shared with the node's transport. */
 export function accountIdProblem(accountId: unknown): string | undefined {
@@ -62,6 +62,7 @@ export class WholesaleVoiceApi implements ICredentialType {
 			description: 'The account number, digits only',
 		},
 		maxRateLimitWaitField,
+		timeoutField,
 	];
 
 	async authenticate(

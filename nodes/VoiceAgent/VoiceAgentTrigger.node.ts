@@ -11,7 +11,8 @@ import type {
 import { NodeApiError, NodeConnectionTypes, NodeOperationError, jsonParse } from 'n8n-workflow';
 
 import { platformApi } from '../shared/apis';
-import { asNodeError } from '../shared/errors';
+import { asNodeError, validationError } from '../shared/errors';
+import { identifierIssue } from '../shared/validation';
 import { compact, pairsToObject } from '../shared/params';
 import { createClient } from '../shared/transport';
 import { deliveryItem } from './events';
@@ -27,17 +28,34 @@ import {
 /** The header that carries this trigger's secret; the service sends it verbatim with every delivery. */
 export const DELIVERY_HEADER = 'x-n8n-webhook-secret';
 
+/**
+ * What the trigger keeps in workflow static data: the webhook's id and only a hash of its secret
+ * (the secret itself goes to the service once, at registration). `secret` is how versions before
+ * 0.2 kept it; it is replaced by its hash at the next activation.
+ */
 interface Registration {
 	webhookId?: string;
+	secretHash?: string;
 	secret?: string;
 }
 
-/** Compares two secrets in constant time, whatever their lengths. */
-export function sameSecret(given: unknown, expected: string): boolean {
-	if (typeof given !== 'string' || given === '') return false;
-	const a = createHash('sha256').update(given).digest();
-	const b = createHash('sha256').update(expected).digest();
-	return timingSafeEqual(a, b);
+export function secretHash(secret: string): string {
+	return createHash('sha256').update(secret).digest('hex');
+}
+
+/** Compares a presented secret with the stored hash in constant time, whatever its length. */
+export function matchesSecretHash(given: unknown, expectedHash: string): boolean {
+	if (typeof given !== 'string' || given === '' || !/^[0-9a-f]{64}$/.test(expectedHash)) return false;
+	return timingSafeEqual(createHash('sha256').update(given).digest(), Buffer.from(expectedHash, 'hex'));
+}
+
+/** The stored hash, moving a plain secret of an older version to its hash. */
+function storedHash(registration: Registration): string | undefined {
+	if (registration.secret) {
+		registration.secretHash = secretHash(registration.secret);
+		delete registration.secret;
+	}
+	return registration.secretHash;
 }
 
 function headerValue(headers: unknown, name: string): string | undefined {
@@ -49,7 +67,10 @@ function headerValue(headers: unknown, name: string): string | undefined {
 
 function settings(context: IHookFunctions | IWebhookFunctions) {
 	const event = context.getNodeParameter('event') as string;
-	const agentId = String(context.getNodeParameter('agentId', '') ?? '').trim() || undefined;
+	const rawAgentId = context.getNodeParameter('agentId', '');
+	const problem = identifierIssue('Agent ID', rawAgentId);
+	if (problem) throw validationError(context.getNode(), [problem]);
+	const agentId = String(rawAgentId ?? '').trim() || undefined;
 	return { event, agentId };
 }
 
@@ -217,7 +238,7 @@ export class VoiceAgentTrigger implements INodeType {
 			/** Whether this workflow's webhook is still registered; never deletes or creates anything. */
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				const registration = this.getWorkflowStaticData('node') as Registration;
-				if (!registration.webhookId || !registration.secret) return false;
+				if (!registration.webhookId || !storedHash(registration)) return false;
 				const client = createClient(this, platformApi);
 				const { event, agentId } = settings(this);
 				try {
@@ -241,7 +262,7 @@ export class VoiceAgentTrigger implements INodeType {
 				const client = createClient(this, platformApi);
 				const { event, agentId } = settings(this);
 				const url = this.getNodeWebhookUrl('default') as string;
-				const secret = registration.secret ?? randomBytes(32).toString('hex');
+				const secret = randomBytes(32).toString('hex');
 				configOverride(this);
 				const body = compact({
 					event_type: event,
@@ -256,7 +277,8 @@ export class VoiceAgentTrigger implements INodeType {
 						throw new NodeOperationError(this.getNode(), 'The service created the webhook but did not return its ID');
 					}
 					registration.webhookId = String(record.id);
-					registration.secret = secret;
+					registration.secretHash = secretHash(secret);
+					delete registration.secret;
 					return true;
 				} catch (error) {
 					if ((error as NodeApiError).httpCode !== '409') throw asNodeError(this.getNode(), error);
@@ -266,7 +288,8 @@ export class VoiceAgentTrigger implements INodeType {
 				const existingSecret = headerValue(existing?.request_headers, DELIVERY_HEADER);
 				if (existing && existing.url === url && existingSecret) {
 					registration.webhookId = String(existing.id);
-					registration.secret = existingSecret;
+					registration.secretHash = secretHash(existingSecret);
+					delete registration.secret;
 					return true;
 				}
 				throw new NodeApiError(this.getNode(), { httpCode: '409' }, {
@@ -290,6 +313,7 @@ export class VoiceAgentTrigger implements INodeType {
 					}
 				}
 				delete registration.webhookId;
+				delete registration.secretHash;
 				delete registration.secret;
 				return true;
 			},
@@ -299,8 +323,18 @@ export class VoiceAgentTrigger implements INodeType {
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const registration = this.getWorkflowStaticData('node') as Registration;
 		const response = this.getResponseObject();
-		if (!registration.secret || !sameSecret(headerValue(this.getHeaderData(), DELIVERY_HEADER), registration.secret)) {
+		const expected = registration.secretHash ?? (registration.secret ? secretHash(registration.secret) : undefined);
+		if (!expected || !matchesSecretHash(headerValue(this.getHeaderData(), DELIVERY_HEADER), expected)) {
 			response.status(401).json({ error: 'unauthorised' });
+			return { noWebhookResponse: true };
+		}
+		const contentType = headerValue(this.getHeaderData(), 'content-type') ?? '';
+		if (!/^(|application\/json|text\/json|application\/[\w.+-]+\+json)$/i.test(contentType.split(';')[0].trim())) {
+			this.logger.warn(`Voice Agent Trigger answered 415 to a delivery with Content-Type ${contentType}: the service sends JSON`, {
+				workflowId: this.getWorkflow().id,
+				nodeName: this.getNode().name,
+			});
+			response.status(415).json({ error: 'unsupported content type; send application/json' });
 			return { noWebhookResponse: true };
 		}
 		const { event } = settings(this);

@@ -36,6 +36,16 @@ export function webhookRecord(body: unknown): IDataObject {
 	return normaliseWebhook(inner && typeof inner === 'object' && !Array.isArray(inner) ? inner : record);
 }
 
+/**
+ * A webhook record as the node outputs it: the values of its request headers (shared secrets,
+ * the Voice Agent Trigger's among them) masked; the names stay, so a user sees what is set.
+ */
+export function maskedWebhook(record: IDataObject): IDataObject {
+	const headers = record.request_headers;
+	if (!headers || typeof headers !== 'object' || Array.isArray(headers)) return record;
+	return { ...record, request_headers: Object.fromEntries(Object.keys(headers).map((name) => [name, '***'])) };
+}
+
 export function scopeLabel(agentId: string | undefined): string {
 	return agentId ? `agent ${agentId}` : 'the whole account';
 }

@@ -20,6 +20,7 @@ import {
 	decodeBytes,
 	deliveryEvents,
 	parseBody,
+	supportedDeliveryType,
 	parseParsedBody,
 } from './webhookEvents';
 import {
@@ -309,6 +310,11 @@ export class WholesaleVoiceTrigger implements INodeType {
 		if (settings.secretLocation === 'query' && settings.secretName) delete query[settings.secretName];
 
 		const contentType = String(headerValue(headers, 'content-type') ?? '');
+		if (!supportedDeliveryType(contentType)) {
+			warn(this, 'unsupported-type', `Wholesale Voice Trigger answered 415 to a delivery with Content-Type ${contentType} from ${address ?? 'an unknown address'}: the platform sends JSON or a form`);
+			answer(this, 415, { error: `unsupported content type ${contentType.split(';')[0]}; send JSON or application/x-www-form-urlencoded` });
+			return { noWebhookResponse: true };
+		}
 		const raw = request.rawBody;
 		const parsed = raw?.length ? parseBody(raw, contentType) : parseParsedBody(request.body, contentType);
 		const opts = options(this);

@@ -3,7 +3,8 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { binaryPropertyField } from '../shared/describe';
 import { parseCsv, csvRecords } from '../shared/csv';
-import type { ApiClient, ApiPath, OperationContext, OutputItem, Params } from '../shared/operation';
+import type { ApiClient, ApiPath, OperationContext, OutputItem, Params, ValidationIssue } from '../shared/operation';
+import { httpUrl, issues } from '../shared/validation';
 import { FileOutput } from '../shared/operation';
 import { recordsOf } from '../shared/pagination';
 
@@ -63,6 +64,11 @@ export const reportFields: INodeProperties[] = [
 		description: 'Optional: the platform POSTs here when the report is ready (the Wholesale Voice Trigger receives it)',
 	},
 ];
+
+/** Checks every report operation shares: where the platform may call back. */
+export function reportIssues(params: Params): ValidationIssue[] {
+	return issues(httpUrl('Callback URL', params.callback));
+}
 
 export function filePath(hash: unknown): ApiPath {
 	return { path: '/v3/files/{ACCOUNT}/{hash}', pathParams: { hash } };
@@ -131,10 +137,10 @@ export function reportOutput(hash: string, content: Buffer, contentType: string,
 }
 
 /** Request, wait and collect: the body of every report operation. */
-export async function runReport(context: OperationContext, params: Params, path: string, body: IDataObject): Promise<OutputItem[]> {
+export async function runReport(context: OperationContext, params: Params, path: ApiPath, body: IDataObject): Promise<OutputItem[]> {
 	const callback = String(params.callback ?? '').trim();
 	const requestBody = callback ? { ...body, callback } : body;
-	const response = await context.client.request({ method: 'POST', path, body: Object.keys(requestBody).length ? requestBody : undefined });
+	const response = await context.client.request({ method: 'POST', ...path, body: Object.keys(requestBody).length ? requestBody : undefined });
 	const handle = handleOf(response.body);
 	const hash = String(handle.hash ?? '');
 	if (!params.waitForResult) return [handle];

@@ -191,6 +191,14 @@ function documentsOf(value: unknown): unknown[] {
 }
 
 /**
+ * Whether a delivery's Content-Type is one the platform sends: JSON (`text/json`, `application/json`,
+ * `…+json`), a form (`payload=`), plain text, or none. Anything else (multipart, XML…) is answered 415.
+ */
+export function supportedDeliveryType(contentType: string | undefined): boolean {
+	return /^(|text\/json|application\/json|application\/[\w.+-]+\+json|application\/x-www-form-urlencoded|text\/plain)$/.test(mediaType(contentType));
+}
+
+/**
  * A delivery's body as documents. JSON whatever the declared type (`text/json`, `application/json`,
  * none) when it looks like JSON; otherwise a form, where a `payload` field holds the JSON document.
  * An empty body gives no documents (an SMS report may carry everything in the query string).

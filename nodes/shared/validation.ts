@@ -114,8 +114,36 @@ export function email(field: string, value: unknown): Check {
 	return matches(field, value, /^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'an e-mail address such as ops@example.com');
 }
 
+export const HTTP_URL_RULE = 'an absolute http:// or https:// URL with a host, such as https://n8n.example.com/webhook/…';
+
+/** An absolute http(s) URL with a host: what a platform can deliver to (not ftp:, javascript:, a path or words). */
 export function httpUrl(field: string, value: unknown): Check {
-	return matches(field, value, /^https?:\/\/[^\s/]+/i, 'an http:// or https:// URL');
+	if (isBlank(value)) return undefined;
+	if (typeof value !== 'string') return { field, problem: `it is ${kindOf(value)}, not a URL`, rule: HTTP_URL_RULE };
+	const text = value.trim();
+	const refused = { field, problem: `${describeValue(value)} is not an http(s) URL`, rule: HTTP_URL_RULE };
+	if (!/^https?:\/\/[^/?#\s]/i.test(text) || /[\s\u0000-\u001f\u007f]/.test(text)) return refused;
+	try {
+		return new URL(text).hostname ? undefined : refused;
+	} catch {
+		return refused;
+	}
+}
+
+export const IDENTIFIER_RULE = 'an ID as the service gives it: no spaces, slashes, ? # % or control characters, not . or .., at most 256 characters';
+
+/**
+ * An identifier that travels in a body or a query (an agent ID): where the contract gives no
+ * form, only what cannot be an identifier is refused.
+ */
+export function identifierIssue(field: string, value: unknown): Check {
+	if (isBlank(value)) return undefined;
+	if (typeof value !== 'string' && typeof value !== 'number') return { field, problem: `it is ${kindOf(value)}, not an ID`, rule: IDENTIFIER_RULE };
+	const text = String(value).trim();
+	if (text === '.' || text === '..' || text.length > 256 || /[\s/\\?#%\u0000-\u001f\u007f]/.test(text)) {
+		return { field, problem: `${describeValue(value)} cannot be an ID`, rule: IDENTIFIER_RULE };
+	}
+	return undefined;
 }
 
 /** A date-time from a date picker or an expression: anything `Date` can read. */

@@ -5,12 +5,13 @@ import { filtersField } from '../../shared/describe';
 import { asNodeError } from '../../shared/errors';
 import type { ResourceSpec } from '../../shared/operation';
 import { compact, pairsToObject } from '../../shared/params';
-import { httpUrl, integerInRange, issues, oneOf, required } from '../../shared/validation';
+import { httpUrl, identifierIssue, integerInRange, issues, oneOf, required } from '../../shared/validation';
 import {
 	DEFAULT_TIMEOUT_MS,
 	EVENT_TYPES,
 	WEBHOOKS_PATH,
 	findWebhookInScope,
+	maskedWebhook,
 	scopeLabel,
 	webhookPath,
 	webhookRecord,
@@ -115,6 +116,7 @@ export const webhook: ResourceSpec = {
 					oneOf('Event Type', p.eventType, EVENT_TYPES),
 					required('URL', p.url),
 					httpUrl('URL', p.url),
+					identifierIssue('Agent ID', p.agentId),
 					integerInRange('Timeout (Ms)', p.additionalFields?.timeoutMs, 1),
 				),
 			// A 409 names neither the webhook nor its scope: look the existing one up so the message can.
@@ -130,7 +132,7 @@ export const webhook: ResourceSpec = {
 					timeout_ms: extra.timeoutMs === undefined ? undefined : Number(extra.timeoutMs),
 				});
 				try {
-					return webhookRecord((await client.request({ method: 'POST', path: WEBHOOKS_PATH, body })).body);
+					return maskedWebhook(webhookRecord((await client.request({ method: 'POST', path: WEBHOOKS_PATH, body })).body));
 				} catch (error) {
 					if ((error as NodeApiError).httpCode !== '409') throw asNodeError(node.getNode(), error);
 					const existing = await findWebhookInScope(client, String(p.eventType), agentId).catch(() => undefined);
@@ -161,7 +163,7 @@ export const webhook: ResourceSpec = {
 			fields: [webhookIdField],
 			validate: (p) => issues(required('Webhook ID', p.webhookId)),
 			request: (p) => ({ method: 'GET', ...webhookPath(p.webhookId) }),
-			output: (response) => webhookRecord(response.body),
+			output: (response) => maskedWebhook(webhookRecord(response.body)),
 		},
 		{
 			value: 'getAll',
@@ -175,12 +177,13 @@ export const webhook: ResourceSpec = {
 					{ ...eventTypeField, description: 'Only webhooks of this event type' },
 				]),
 			],
+			validate: (p) => issues(identifierIssue('Filters > Agent ID', p.filters?.agentId)),
 			request: (p) => ({
 				method: 'GET',
 				path: WEBHOOKS_PATH,
 				qs: compact({ agent_id: p.filters?.agentId, event_type: p.filters?.eventType }),
 			}),
-			output: (response) => webhookRecords(response.body),
+			output: (response) => webhookRecords(response.body).map(maskedWebhook),
 		},
 	],
 };

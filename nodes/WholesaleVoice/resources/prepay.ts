@@ -4,7 +4,7 @@ import type { OperationSpec, ResourceSpec } from '../../shared/operation';
 import { compact } from '../../shared/params';
 import { issues, required } from '../../shared/validation';
 import { ACCOUNT_PATH, dateField, getOperation, plainDate, wholesaleItems } from '../fields';
-import { reportFields, runReport } from '../reports';
+import { reportFields, reportIssues, runReport } from '../reports';
 import { validateReportDate } from '../validation';
 
 /** The path below prepayments or transfers for each stored value of Which. */
@@ -79,9 +79,9 @@ export const prepay: ResourceSpec = {
 				dateField('toDate', 'To Date', 'Last day of the summary (default today)'),
 				...reportFields,
 			],
-			validate: (p) => [...validateReportDate('From Date', plainDate(p.fromDate)), ...validateReportDate('To Date', plainDate(p.toDate))],
+			validate: (p) => [...validateReportDate('From Date', plainDate(p.fromDate)), ...validateReportDate('To Date', plainDate(p.toDate)), ...reportIssues(p)],
 			run: async (context, p) =>
-				await runReport(context, p, `${PREPAY_PATH}/summary`, compact({ from_date: plainDate(p.fromDate), to_date: plainDate(p.toDate) })),
+				await runReport(context, p, { path: `${PREPAY_PATH}/summary` }, compact({ from_date: plainDate(p.fromDate), to_date: plainDate(p.toDate) })),
 		},
 		{
 			value: 'setBalanceAlert',

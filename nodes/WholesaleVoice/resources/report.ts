@@ -5,7 +5,7 @@ import type { ResourceSpec } from '../../shared/operation';
 import { compact } from '../../shared/params';
 import { issues, matches, required } from '../../shared/validation';
 import { ACCOUNT_PATH, dateField, keyedToList, plainDate } from '../fields';
-import { fetchReportFile, goneError, reportFields, reportOutput, runReport } from '../reports';
+import { fetchReportFile, goneError, reportFields, reportIssues, reportOutput, runReport } from '../reports';
 import { validateLatestCount, validateReportDate } from '../validation';
 
 const REPORTS: Record<string, { path: string; dated: boolean; name: string }> = {
@@ -90,11 +90,16 @@ export const report: ResourceSpec = {
 			validate: (p) => {
 				const chosen = REPORTS[String(p.reportType)];
 				if (!chosen) return [{ field: 'Report', problem: `"${String(p.reportType)}" is not a report`, rule: `one of ${Object.keys(REPORTS).join(', ')}` }];
-				return chosen.dated ? validateReportDate('Date', plainDate(p.date)) : validateLatestCount('Latest', p.latest, 'reports');
+				return [
+					...(chosen.dated ? validateReportDate('Date', plainDate(p.date)) : validateLatestCount('Latest', p.latest, 'reports')),
+					...reportIssues(p),
+				];
 			},
 			run: async (context, p) => {
 				const chosen = REPORTS[String(p.reportType)];
-				const path = `${ACCOUNT_PATH}/reports/${chosen.path}${chosen.dated ? '' : `/${p.latest}`}`;
+				const path = chosen.dated
+					? { path: `${ACCOUNT_PATH}/reports/${chosen.path}` }
+					: { path: `${ACCOUNT_PATH}/reports/${chosen.path}/{latest}`, pathParams: { latest: p.latest } };
 				const body: IDataObject = chosen.dated ? compact({ date: plainDate(p.date) }) : {};
 				return await runReport(context, p, path, body);
 			},

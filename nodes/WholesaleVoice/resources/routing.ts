@@ -29,7 +29,7 @@ const BLOCK_PARAMETERS: INodeProperties[] = [
 			{ name: 'Teams', value: 'teams', description: 'Microsoft Teams, routed from the number' },
 		],
 	},
-	{ displayName: 'Stage', name: 'stage', type: 'number', typeOptions: { minValue: 1 }, default: 1, description: 'Stages are tried in order; blocks of one stage ring together' },
+	{ displayName: 'Stage', name: 'stage', type: 'number', typeOptions: { minValue: 1, numberPrecision: 0 }, default: 1, description: 'Stages are tried in order; blocks of one stage ring together' },
 	{
 		displayName: 'Endpoint',
 		name: 'endpoint',
@@ -97,11 +97,12 @@ const BLOCK_PARAMETERS: INodeProperties[] = [
 	{ displayName: 'Max Connection Cost', name: 'maxcpc', type: 'string', default: '', description: 'With Max Cost per Minute', displayOptions: showFor('pstn') },
 	{ displayName: 'Caller ID', name: 'cli', type: 'string', default: '', description: 'The CLI presented; the caller\'s by default', displayOptions: showFor('pstn') },
 	{ displayName: 'Trunk', name: 'trunk', type: 'string', default: '', placeholder: '123456-L002', description: 'Trunk for billing and CDRs of the forwarded leg', displayOptions: showFor('pstn') },
-	{ displayName: 'Delay (Seconds)', name: 'delay', type: 'number', default: 0, description: 'Wait before this leg starts; 0 for none' },
+	{ displayName: 'Delay (Seconds)', name: 'delay', type: 'number', typeOptions: { minValue: 0, numberPrecision: 0 }, default: 0, description: 'Wait before this leg starts; 0 for none' },
 	{
 		displayName: 'Timeout (Seconds)',
 		name: 'timeout',
 		type: 'number',
+		typeOptions: { minValue: 0, numberPrecision: 0 },
 		default: 0,
 		description: 'Seconds to wait for an answer; 0 for the default',
 		displayOptions: showFor('sip', 'reg', 'pstn', 'teams'),

@@ -99,6 +99,8 @@ export function validateE911Address(address: unknown, options: E911AddressOption
 		}
 		if (field === 'postalCode' && text.length < 5) {
 			add(violation('e911.postalCode.min-length', field, `it is ${text.length} characters long`));
+		} else if (field === 'postalCode' && text.length <= 10 && !/^\d{5}(-?\d{4})?$/.test(text)) {
+			add(violation('e911.postalCode.form', field, `${describeValue(text)} is not a US ZIP code`));
 		}
 		if (field === 'postalCodePlusFour' && !/^\d{4}$/.test(text)) {
 			add(violation('e911.postalCodePlusFour.form', field, `${describeValue(text)} is not four digits`));

@@ -163,6 +163,10 @@ function validateRouting(
 		return;
 	}
 
+	if (Object.keys(routing).length === 0) {
+		found.push(violation('routing.not-empty', 'routing', 'it has no route'));
+		return;
+	}
 	const blocks: BlockSummary[] = [];
 	for (const [key, stages] of Object.entries(routing)) {
 		const keyPath = childPath('routing', key);
@@ -175,12 +179,14 @@ function validateRouting(
 			found.push(violation('routing.stages.array', keyPath, `it is ${kindOf(stages)}, not an array of stages`));
 			continue;
 		}
+		if (stages.length === 0) found.push(violation('routing.route.stages', keyPath, 'it has no stage'));
 		stages.forEach((stage, stageIndex) => {
 			const stagePath = childPath(keyPath, stageIndex);
 			if (!Array.isArray(stage)) {
 				found.push(violation('routing.stage.array', stagePath, `it is ${kindOf(stage)}, not an array of blocks`));
 				return;
 			}
+			if (stage.length === 0) found.push(violation('routing.stage.blocks', stagePath, 'it has no block'));
 			const stageBlocks: BlockSummary[] = [];
 			stage.forEach((block, blockIndex) => {
 				const summary = validateBlock(block, childPath(stagePath, blockIndex), options, found);

@@ -225,6 +225,18 @@ const catalogue = {
 		subject: 'routing',
 		text: 'Each stage is an array of routing blocks (blocks in one stage ring simultaneously).',
 	},
+	'routing.not-empty': {
+		subject: 'routing',
+		text: 'routing has at least one route: a configuration without one would replace the live routing and leave the number without a route.',
+	},
+	'routing.route.stages': {
+		subject: 'routing',
+		text: 'Every route has at least one stage: an empty route sends its calls nowhere.',
+	},
+	'routing.stage.blocks': {
+		subject: 'routing',
+		text: 'Every stage has at least one routing block: an empty stage rings nothing.',
+	},
 	'routing.block.object': {
 		subject: 'routing',
 		text: 'A routing block is a JSON object.',
@@ -374,6 +386,10 @@ const catalogue = {
 	'e911.postalCode.min-length': {
 		subject: 'e911',
 		text: 'postalCode is at least 5 characters.',
+	},
+	'e911.postalCode.form': {
+		subject: 'e911',
+		text: 'postalCode is a US ZIP code: five digits, optionally followed by the four of ZIP+4 (12345 or 12345-6789).',
 	},
 	'e911.postalCodePlusFour.form': {
 		subject: 'e911',

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 
 import type { IDataObject, INodeParameters, IWebhookData } from 'n8n-workflow';
 
-import { DELIVERY_HEADER, VoiceAgentTrigger, sameSecret } from '../../../nodes/VoiceAgent/VoiceAgentTrigger.node';
+import { DELIVERY_HEADER, VoiceAgentTrigger, matchesSecretHash, secretHash } from '../../../nodes/VoiceAgent/VoiceAgentTrigger.node';
 import type { Sandbox } from '../../../sandbox';
 import { startSandbox } from '../../../sandbox';
 import { contexts } from '../../harness/n8n';
@@ -108,8 +108,19 @@ describe('registration lifecycle', () => {
 		expect(webhook).toMatchObject({ url: trigger.url, event_type: 'conversation.initiating', agent_id: null, timeout_ms: 3000 });
 		const secret = webhook.request_headers[DELIVERY_HEADER];
 		expect(secret).toMatch(/^[0-9a-f]{64}$/);
-		expect(trigger.staticData()).toEqual({ webhookId: webhook.webhook_id, secret });
+		// Only a hash is kept: the secret itself is nowhere in the workflow's static data.
+		expect(trigger.staticData()).toEqual({ webhookId: webhook.webhook_id, secretHash: secretHash(secret) });
+		expect(JSON.stringify(trigger.staticData())).not.toContain(secret);
 		expect(await trigger.checkExists()).toBe(true);
+	});
+
+	test('a registration stored by an older version (plain secret) is moved to its hash and keeps working', async () => {
+		const first = await hosted(initiating);
+		await first.create();
+		const secret = String(sandbox.convai.webhooks[0].request_headers[DELIVERY_HEADER]);
+		const legacy = restartedAt(first.url, initiating, { webhookId: sandbox.convai.webhooks[0].webhook_id, secret });
+		expect(await legacy.checkExists()).toBe(true);
+		expect(legacy.staticData()).toEqual({ webhookId: sandbox.convai.webhooks[0].webhook_id, secretHash: secretHash(secret) });
 	});
 
 	test('a restart with the stored registration creates nothing new', async () => {
@@ -135,12 +146,12 @@ describe('registration lifecycle', () => {
 	test('409 for our own URL adopts the existing webhook and its secret', async () => {
 		const first = await hosted(initiating);
 		await first.create();
-		const secret = first.staticData().secret;
+		const hash = first.staticData().secretHash;
 		// Same workflow and URL, registration lost (static data not saved before a crash).
 		const lost = restartedAt(first.url, initiating);
 		expect(await lost.checkExists()).toBe(false);
 		expect(await lost.create()).toBe(true);
-		expect(lost.staticData()).toEqual({ webhookId: sandbox.convai.webhooks[0].webhook_id, secret });
+		expect(lost.staticData()).toEqual({ webhookId: sandbox.convai.webhooks[0].webhook_id, secretHash: hash });
 		expect(sandbox.convai.webhooks).toHaveLength(1);
 	});
 
@@ -176,18 +187,20 @@ describe('deliveries', () => {
 		expect(trigger.executions).toEqual([]);
 		const right = await fetch(trigger.url, {
 			method: 'POST',
-			headers: { 'content-type': 'application/json', [DELIVERY_HEADER]: String(trigger.staticData().secret) },
+			headers: { 'content-type': 'application/json', [DELIVERY_HEADER]: String(sandbox.convai.webhooks[0].request_headers[DELIVERY_HEADER]) },
 			body,
 		});
 		expect(right.status).toBe(200);
 		expect(trigger.executions).toHaveLength(1);
 	});
 
-	test('the secret comparison is exact and length-independent', () => {
-		expect(sameSecret('abc', 'abc')).toBe(true);
-		expect(sameSecret('abd', 'abc')).toBe(false);
-		expect(sameSecret('abcd', 'abc')).toBe(false);
-		expect(sameSecret(undefined, 'abc')).toBe(false);
+	test('the secret comparison against the stored hash is exact and length-independent', () => {
+		const hash = secretHash('abc');
+		expect(matchesSecretHash('abc', hash)).toBe(true);
+		expect(matchesSecretHash('abd', hash)).toBe(false);
+		expect(matchesSecretHash('abcd', hash)).toBe(false);
+		expect(matchesSecretHash(undefined, hash)).toBe(false);
+		expect(matchesSecretHash('abc', 'not-a-hash')).toBe(false);
 	});
 
 	test('initiating, answered at once and empty: the service gets 200 {} well within the timeout', async () => {

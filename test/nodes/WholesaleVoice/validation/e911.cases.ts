@@ -61,6 +61,9 @@ export const e911Cases: RuleCase[] = [
 
 	valid('e911.postalCode.min-length', 'five digits', address({ postalCode: '20500' })),
 	invalid('e911.postalCode.min-length', 'four digits', address({ postalCode: '2050' }), 'postalCode'),
+	valid('e911.postalCode.form', 'ZIP+4 with a hyphen', address({ postalCode: '20500-0001' })),
+	invalid('e911.postalCode.form', 'five letters', address({ postalCode: 'ABCDE' }), 'postalCode'),
+	invalid('e911.postalCode.form', 'a UK postcode', address({ postalCode: 'SW1A 1AA' }), 'postalCode'),
 
 	valid('e911.postalCodePlusFour.form', 'four digits', address({ postalCodePlusFour: '0003' })),
 	valid('e911.postalCodePlusFour.form', 'an empty string, treated as absent', address({ postalCodePlusFour: '' })),

@@ -112,6 +112,14 @@ export const routingCases: RuleCase[] = [
 	valid('routing.stages.array', 'two stages', check({ routing: { default: [[sip()], [pstn()]] } })),
 	invalid('routing.stages.array', 'a block instead of stages', check({ routing: { default: sip() } }), 'routing.default'),
 
+	valid('routing.not-empty', 'one default route', block(sip())),
+	invalid('routing.not-empty', 'no route at all', check({ routing: {} }), 'routing'),
+	valid('routing.route.stages', 'a route of one stage', block({ type: 'busy' })),
+	invalid('routing.route.stages', 'a route without stages', check({ routing: { default: [] } }), 'routing.default'),
+	valid('routing.stage.blocks', 'a stage of one block', block({ type: 'busy' })),
+	invalid('routing.stage.blocks', 'a stage without blocks', check({ routing: { default: [[]] } }), 'routing.default[0]'),
+	invalid('routing.stage.blocks', 'a second stage without blocks', check({ routing: { default: [[sip()], []] } }), 'routing.default[1]'),
+
 	valid('routing.stage.array', 'a stage of two blocks', stage(sip(), pstn())),
 	invalid('routing.stage.array', 'a block instead of a stage', check({ routing: { default: [sip()] } }), 'routing.default[0]'),
 	invalid('routing.stage.array', 'text as the second stage', check({ routing: { default: [[sip()], 'busy'] } }), 'routing.default[1]'),
