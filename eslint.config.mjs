@@ -1,15 +1,9 @@
-import { configWithoutCloudSupport } from '@n8n/node-cli/eslint';
+import { config } from '@n8n/node-cli/eslint';
 
-// n8n's community-node rules, without the n8n Cloud rules: this package ships runtime
-// dependencies (undici, eventsource) and long-running triggers, so it targets self-hosted n8n.
-// The rules are for shipped code; the sandbox, tests, benchmarks and scripts are type-checked by tsc.
+// n8n's community-node rules with n8n Cloud support: the rules of n8n's verification scan (npm run scan),
+// none turned off. They are for shipped code (nodes/, credentials/, package.json); the sandbox, tests,
+// benchmarks and scripts are type-checked by tsc and may use timers, the console and undici.
 export default [
-	...configWithoutCloudSupport,
-	{
-		// The design asks for two runtime dependencies, undici (the PBX stream) and eventsource (the
-		// session SSE stream); self-hosted n8n installs them with the package.
-		files: ['package.json'],
-		rules: { '@n8n/community-nodes/no-runtime-dependencies': 'off' },
-	},
+	...config,
 	{ ignores: ['test/**', 'sandbox/**', 'bench/**', 'scripts/**', 'examples/**', 'gulpfile.js', 'jest.config.js'] },
 ];
