@@ -1,11 +1,12 @@
 import type {
 	IDataObject,
 	IExecuteFunctions,
+	INode,
 	JsonObject,
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeHelpers, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { BINARY_PROPERTY, LIMIT, RETURN_ALL, findOperation, operationFields } from './describe';
 import { validationError } from './errors';
@@ -120,8 +121,10 @@ function errorJson(error: Error): IDataObject {
  * its declaration, then the operation's own rules (which may assume well-typed values, so a field
  * already refused for its type is not checked again, and a rule that trips over a wrong type is skipped).
  */
-function checkParameters(spec: OperationSpec, fields: INodeProperties[], params: Params, environment: RequestEnvironment): ValidationIssue[] {
-	const typeIssues = parameterIssues(fields, params);
+function checkParameters(spec: OperationSpec, fields: INodeProperties[], params: Params, environment: RequestEnvironment, node: INode): ValidationIssue[] {
+	// Two fields may share a name with different display conditions (a surname or a business name): judge the one shown.
+	const shown = fields.filter((field) => NodeHelpers.displayParameter(node.parameters, field, node, null, node.parameters));
+	const typeIssues = parameterIssues(shown, params);
 	let ruleIssues: ValidationIssue[] = [];
 	try {
 		ruleIssues = spec.validate?.(params, environment) ?? [];
@@ -163,7 +166,7 @@ export async function executeOperations(
 			const labels = Object.fromEntries(fields.map((field) => [field.name, field.displayName]));
 			const client = createClient(this, api, { itemIndex, labels });
 			const environment = await client.environment();
-			const issues = checkParameters(spec, fields, params, environment);
+			const issues = checkParameters(spec, fields, params, environment, this.getNode());
 			if (issues.length) throw validationError(this.getNode(), issues, itemIndex);
 
 			const context: OperationContext = {

@@ -48,13 +48,14 @@ export function pathSegmentIssue(field: string, value: unknown): Check {
 	if (value === undefined || value === null) return issue('it is empty');
 	if (typeof value === 'number') return Number.isFinite(value) ? undefined : issue(`${value} is not a finite number`);
 	if (typeof value !== 'string') return issue(`it is ${kindOf(value)}, not text`);
+	// Control characters anywhere (a tab or line break at the edge too); spaces at the edges are trimmed.
+	if (/[\u0000-\u001f\u007f]/.test(value)) return issue(`${describeValue(value)} contains a control character`);
 	const text = value.trim();
 	if (text === '') return issue('it is empty');
 	if (text === '.' || text === '..') return issue(`"${text}" would address another resource`);
 	if (text.length > 256) return issue(`it is ${text.length} characters long`);
-	const bad = /[/?#%\\\u0000-\u001f\u007f]/.exec(text);
-	if (bad) return issue(`${describeValue(text)} contains ${/[\u0000-\u001f\u007f]/.test(bad[0]) ? 'a control character' : `"${bad[0]}"`}`);
-	return undefined;
+	const bad = /[/?#%\\]/.exec(text);
+	return bad ? issue(`${describeValue(text)} contains "${bad[0]}"`) : undefined;
 }
 
 export function required(field: string, value: unknown, rule = 'it is required'): Check {

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ResourceSpec } from '../../shared/operation';
-import { integerInRange, issues, required } from '../../shared/validation';
+import { integerInRange, issues, matches, required } from '../../shared/validation';
 import { filtersFrom, sessionEventItem, sessionEventMatches, sessionFilterFields } from '../events';
 import { SessionEventStream } from '../sessionStream';
 import { sessionPath, sessionStreamAccess, streamToken } from '../stream';
@@ -64,7 +64,13 @@ export const session: ResourceSpec = {
 				},
 			],
 			validate: (p) =>
-				issues(required('Session ID', p.sessionId), integerInRange('Max Events', p.maxEvents, 1), integerInRange('Time Limit (Seconds)', p.timeLimitSeconds, 1)),
+				issues(
+					required('Session ID', p.sessionId),
+					integerInRange('Max Events', p.maxEvents, 1),
+					integerInRange('Time Limit (Seconds)', p.timeLimitSeconds, 1),
+					// It travels as the Last-Event-ID header: SSE ids never hold a line break or NUL.
+					matches('Resume After Event ID', p.lastEventId, /^[^\r\n\u0000]*$/, 'an event_id from an earlier run: no line breaks or NUL characters'),
+				),
 			// A stream, not a request: events are collected until one of the stop conditions.
 			run: async ({ node, itemIndex }, p) => {
 				const filters = filtersFrom(p);

@@ -49,7 +49,8 @@ export async function searchTrunks(this: ILoadOptionsFunctions, filter?: string)
 
 /** `{ACCOUNT}-{name}`: the account prefix added when the user typed only the name. */
 export function trunkName(value: unknown, environment: RequestEnvironment): string {
-	const text = String(value ?? '').trim();
+	// Spaces at the edges are a typing slip; any other character is kept for the name check to judge.
+	const text = String(value ?? '').replace(/^ +| +$/g, '');
 	const account = environment.variables.ACCOUNT ?? '';
 	return text.startsWith(`${account}-`) ? text : `${account}-${text}`;
 }

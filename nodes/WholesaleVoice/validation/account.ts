@@ -84,6 +84,9 @@ export function validateChannelLimits(limitIn: unknown, limitOut: unknown, chann
  * without it any alphanumeric account part is accepted. The name goes into a URL path, so
  * spaces and slashes are refused.
  */
+/** The name after `{ACCOUNT}-`: anything a trunk could be called, but not what cannot travel as one path segment. */
+const TRUNK_NAME = /^(?!\.+$)[^\s/?#%\\\u0000-\u001f\u007f]+$/;
+
 export function validateTrunkName(field: string, name: unknown, accountId?: string): ValidationIssue[] {
 	if (isBlank(name)) return [violation('trunk.name.form', field, 'it is empty')];
 	if (!isText(name)) return [violation('trunk.name.form', field, `${describeValue(name)} is not a trunk name`)];
@@ -93,11 +96,11 @@ export function validateTrunkName(field: string, name: unknown, accountId?: stri
 		if (!text.startsWith(prefix)) {
 			return [violation('trunk.name.form', field, `"${text}" does not start with this account's id ${prefix}`)];
 		}
-		return /^[^\s/]+$/.test(text.slice(prefix.length))
+		return TRUNK_NAME.test(text.slice(prefix.length))
 			? []
-			: [violation('trunk.name.form', field, `"${text}" has no name after ${prefix}, or one with spaces or slashes`)];
+			: [violation('trunk.name.form', field, `${describeValue(text)} has no name after ${prefix}, or one with spaces, slashes, ? # % \\ or control characters, or only dots`)];
 	}
-	return /^[A-Za-z0-9]+-[^\s/]+$/.test(text)
+	return new RegExp(`^[A-Za-z0-9]+-${TRUNK_NAME.source.slice(1)}`).test(text)
 		? []
 		: [violation('trunk.name.form', field, `"${text}" is not {ACCOUNT}-{name}`)];
 }

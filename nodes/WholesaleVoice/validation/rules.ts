@@ -542,7 +542,7 @@ const catalogue = {
 	// Trunks.
 	'trunk.name.form': {
 		subject: 'trunk',
-		text: 'A trunk name is {ACCOUNT}-{name}: the account id, a dash and a name without spaces or slashes (e.g. 123456-office).',
+		text: 'A trunk name is {ACCOUNT}-{name}: the account id, a dash and a name without spaces, slashes, ? # % \\ or control characters, and not only dots (e.g. 123456-office).',
 	},
 	'trunk.type': {
 		subject: 'trunk',

@@ -77,6 +77,9 @@ export const accountCases: RuleCase[] = [
 	saying(/123456-/, invalid('trunk.name.form', "another account's trunk", trunkName('654321-office', '123456'), 'trunk')),
 	invalid('trunk.name.form', 'the account and nothing after it', trunkName('123456-', '123456'), 'trunk'),
 	invalid('trunk.name.form', 'a name with a space', trunkName('123456-head office', '123456'), 'trunk'),
+	invalid('trunk.name.form', 'a name of dots', trunkName('123456-..', '123456'), 'trunk'),
+	invalid('trunk.name.form', 'a name with a query', trunkName('123456-a?b', '123456'), 'trunk'),
+	invalid('trunk.name.form', 'a name with a line break', trunkName('123456-a\nb', '123456'), 'trunk'),
 	invalid('trunk.name.form', 'no name', trunkName('', '123456'), 'trunk'),
 
 	valid('trunk.type', 'IP', () => validateTrunkType('type', 'IP')),

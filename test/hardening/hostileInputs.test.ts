@@ -1,0 +1,294 @@
+/**
+ * The hostile-input battery: every operation of every action node, generated from the specs (a new
+ * operation is covered without a new test), run through n8n's execution code against the sandbox.
+ *
+ * For each operation, a valid example is run first (the baseline: it passes validation and sends).
+ * Then each of its fields, and each option of its collections, gets what an attacker or a careless
+ * expression sends. A value of the wrong type (an object or list where text is expected, NaN, 1.5
+ * for a whole number, a value that is no option) must be refused before anything is sent, naming
+ * the field, the problem and the rule. A value that would be a hostile path segment (empty, `.`,
+ * `..`, `a/b`, `?`, `#`, `%`, control characters) must be refused when the field reaches the path;
+ * when it does not (an SMS body), the requests must go to exactly the baseline's paths.
+ */
+import fc from 'fast-check';
+import type { IDataObject, INodeProperties, INodePropertyCollection, INodeParameters } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+
+import { startSandbox, type Sandbox } from '../../sandbox';
+import type { BatteryRun, OperationUnderTest } from './kit';
+import { OPERATIONS, exampleOf, locator, runOperation } from './kit';
+
+let sandbox: Sandbox;
+beforeAll(async () => (sandbox = await startSandbox()));
+afterAll(async () => await sandbox.close());
+
+const figures = { tried: 0, refused: 0, refusedByN8n: 0, refusedByTheOperation: 0, sentToTheSamePaths: 0, operations: 0, pathBoundFields: 0 };
+
+/** Values that must never become a path segment. */
+const SEGMENT_HOSTILE: Array<[string, unknown]> = [
+	['empty', ''],
+	['blank', '   '],
+	['dot', '.'],
+	['dot dot', '..'],
+	['parent path', '../x'],
+	['nested path', 'a/b'],
+	['query', 'a?b=1'],
+	['fragment', 'a#b'],
+	['encoded dots', '%2e%2e'],
+	['encoded slash', 'a%2Fb'],
+	['backslash', 'a\\b'],
+	['NUL', 'a\u0000b'],
+	['line break', 'a\r\nb'],
+	['very long', 'x'.repeat(300)],
+];
+
+const OBJECT = { t: 1 };
+
+/**
+ * A value as an expression gives it, the way hostile values reach a node in practice (n8n cleans
+ * stored parameters of the wrong type, but not what an expression returns).
+ */
+function viaExpression(value: unknown): unknown {
+	if (typeof value === 'number' && !Number.isFinite(value)) return `={{ ${String(value)} }}`;
+	return `={{ ${JSON.stringify(value)} }}`;
+}
+
+/** Whether n8n shows (and so the node reads) a field for these parameters. */
+function shown(field: INodeProperties, parameters: IDataObject): boolean {
+	return NodeHelpers.displayParameter(parameters as INodeParameters, field, { typeVersion: 1 }, null, parameters as INodeParameters);
+}
+
+/** Values of the wrong type for a field, by its declared type: each must be refused. */
+function typeHostile(field: INodeProperties): Array<[string, unknown]> {
+	const options = (field.options ?? []) as Array<{ value?: unknown }>;
+	const dynamicOptions = field.typeOptions?.loadOptionsMethod !== undefined || field.typeOptions?.loadOptions !== undefined;
+	switch (field.type) {
+		case 'string':
+			return [['an object', OBJECT], ['a list', [1, 2]], ['an object as text', '[object Object]']];
+		case 'resourceLocator':
+			return [['an object', OBJECT], ['a list', [1]]];
+		case 'dateTime':
+			return [['a list', [2026]], ['a number', 12]];
+		case 'number': {
+			const { minValue, maxValue, numberPrecision } = field.typeOptions ?? {};
+			return [
+				['NaN', Number.NaN],
+				['Infinity', Number.POSITIVE_INFINITY],
+				['text', 'abc'],
+				['an object', OBJECT],
+				...(numberPrecision === 0 ? [['a fraction', 1.5] as [string, unknown]] : []),
+				...(minValue !== undefined ? [['below the minimum', minValue - 1] as [string, unknown]] : []),
+				...(maxValue !== undefined ? [['above the maximum', maxValue + 1] as [string, unknown]] : []),
+			];
+		}
+		case 'boolean':
+			return [['text', 'yes'], ['a number', 1], ['an object', OBJECT]];
+		case 'options':
+			return [
+				['an object', OBJECT],
+				...(dynamicOptions || options.length === 0 ? [] : [['no option', 'not-an-option-value'] as [string, unknown]]),
+			];
+		case 'multiOptions':
+			return [['text', 'x'], ...(dynamicOptions ? [] : [['no option', ['not-an-option-value']] as [string, unknown]])];
+		// A whole collection cannot be an expression in n8n (it stores only objects there): its options are tried one by one below.
+		default:
+			return [];
+	}
+}
+
+/** Another valid value of a field, to see whether it reaches the path. */
+function alternative(value: unknown): unknown {
+	if (typeof value === 'string') return `${value}9`;
+	if (value && typeof value === 'object' && (value as IDataObject).__rl) return locator(`${(value as IDataObject).value}9`);
+	return undefined;
+}
+
+const pathsOf = (run: BatteryRun) => run.requests.map((r) => `${r.method} ${r.path}`);
+
+function describeRun(run: BatteryRun): string {
+	return `error: ${run.error?.message ?? 'none'}; requests: ${pathsOf(run).join(', ') || 'none'}`;
+}
+
+/** Refused before sending, saying which field, what is wrong and the rule. */
+function expectRefused(run: BatteryRun, names: string[], what: string): void {
+	const message = run.error?.message ?? '';
+	const context = `${what}: ${describeRun(run)}`;
+	if (run.refusedByN8n) {
+		// n8n itself refused to run the node ("Parameter X is required"): nothing was sent either.
+		expect({ context, requests: run.requests.length }).toEqual({ context, requests: 0 });
+		figures.refused++;
+		figures.refusedByN8n++;
+		return;
+	}
+	expect({ context, refused: /^Invalid .+: .+/.test(message) }).toEqual({ context, refused: true });
+	expect({ context, namesTheField: names.some((name) => message.includes(name)) }).toEqual({ context, namesTheField: true });
+	expect(run.error?.description).toMatch(/Rule: .+/);
+	expect(run.error?.description).toMatch(/Nothing was sent\./);
+	expect({ context, requests: run.requests.length }).toEqual({ context, requests: 0 });
+	figures.refused++;
+}
+
+async function attempt(op: OperationUnderTest, parameters: INodeParameters): Promise<BatteryRun> {
+	figures.tried++;
+	return await runOperation(sandbox, op, parameters);
+}
+
+describe.each(OPERATIONS.map((op) => [op.name, op] as const))('%s', (_name, op) => {
+	test('hostile values of every field are refused before sending, or never change the path', async () => {
+		sandbox.reset();
+		const example = exampleOf(op);
+		const baseline = await runOperation(sandbox, op, example);
+		expect({ baseline: describeRun(baseline), sent: baseline.requests.length > 0 && !/^Invalid /.test(baseline.error?.message ?? '') }).toMatchObject({
+			sent: true,
+		});
+		figures.operations++;
+		const basePaths = pathsOf(baseline).sort();
+
+		const asValue = (field: INodeProperties, value: unknown) =>
+			field.type === 'resourceLocator' ? locator(viaExpression(value) as string) : viaExpression(value);
+		for (const field of op.fields) {
+			if (field.type === 'notice' || !shown(field, example)) continue;
+			for (const [what, value] of typeHostile(field)) {
+				expectRefused(await attempt(op, { ...example, [field.name]: asValue(field, value) } as INodeParameters), [field.displayName], `${field.name} = ${what}`);
+			}
+
+			const isText = field.type === 'string' || field.type === 'resourceLocator';
+			const current = example[field.name];
+			if (!isText || current === undefined) continue;
+			const other = await runOperation(sandbox, op, { ...example, [field.name]: alternative(current) } as INodeParameters);
+			const formatChecked = /^Invalid /.test(other.error?.message ?? '') && other.requests.length === 0;
+			const pathBound = formatChecked || pathsOf(other).sort().join() !== basePaths.join();
+			if (pathBound) figures.pathBoundFields++;
+			for (const [what, hostile] of SEGMENT_HOSTILE) {
+				const run = await attempt(op, { ...example, [field.name]: asValue(field, hostile) } as INodeParameters);
+				if (pathBound) {
+					expectRefused(run, [field.displayName], `${field.name} = ${what}`);
+				} else if (run.requests.length > 0) {
+					// Not a path value (a message text, a name): it may be sent, but only to the baseline's paths.
+					expect({ field: field.name, what, paths: pathsOf(run).filter((p) => !basePaths.includes(p)) }).toEqual({ field: field.name, what, paths: [] });
+					figures.sentToTheSamePaths++;
+				} else {
+					figures.refusedByTheOperation++;
+				}
+			}
+		}
+
+		// Every option of a collection, and every value of a fixed collection's rows, gets the same treatment.
+		for (const field of op.fields) {
+			if (!shown(field, example)) continue;
+			if (field.type === 'collection') {
+				for (const option of (field.options ?? []) as INodeProperties[]) {
+					for (const [what, value] of typeHostile(option)) {
+						const run = await attempt(op, { ...example, [field.name]: { ...((example[field.name] as IDataObject) ?? {}), [option.name]: viaExpression(value) } } as INodeParameters);
+						expectRefused(run, [option.displayName], `${field.name}.${option.name} = ${what}`);
+					}
+				}
+			}
+			if (field.type === 'fixedCollection') {
+				for (const group of (field.options ?? []) as INodePropertyCollection[]) {
+					for (const property of group.values) {
+						for (const [what, value] of typeHostile(property)) {
+							const row = { [property.name]: viaExpression(value) };
+							const run = await attempt(op, { ...example, [field.name]: { [group.name]: field.typeOptions?.multipleValues ? [row] : row } } as INodeParameters);
+							expectRefused(run, [property.displayName], `${field.name}.${group.name}.${property.name} = ${what}`);
+						}
+					}
+				}
+			}
+		}
+	}, 120_000);
+});
+
+describe('path values: any text with a character a segment cannot hold is refused (property-based)', () => {
+	const forbidden = fc.constantFrom('/', '?', '#', '%', '\\', '\u0000', '\n', '\r', '\t', '\u007f');
+	const hostileSegment = fc
+		.tuple(fc.string({ maxLength: 12 }), forbidden, fc.string({ maxLength: 12 }))
+		.map(([before, bad, after]) => `${before}${bad}${after}`);
+	const cases: Array<[string, string]> = [
+		['hostedPbx phoneBook.delete', 'entryId'],
+		['hostedPbx endpoint.setDnd', 'endpointId'],
+		['wholesaleVoice voice.hangUp', 'callId'],
+		['wholesaleVoice trunk.delete', 'trunk'],
+		['voiceAgent webhook.delete', 'webhookId'],
+		['conversationIntelligence session.getStreamToken', 'sessionId'],
+	];
+	test.each(cases)('%s, %s', async (name, fieldName) => {
+		const op = OPERATIONS.find((candidate) => candidate.name === name)!;
+		const field = op.fields.find((candidate) => candidate.name === fieldName)!;
+		await fc.assert(
+			fc.asyncProperty(hostileSegment, async (segment) => {
+				const value = field.type === 'resourceLocator' ? locator(viaExpression(segment) as string) : viaExpression(segment);
+				expectRefused(await attempt(op, { ...exampleOf(op), [fieldName]: value } as INodeParameters), [field.displayName], JSON.stringify(segment));
+			}),
+			{ numRuns: 40 },
+		);
+	}, 60_000);
+});
+
+describe('structured fields: hand-written hostile cases', () => {
+	const op = (name: string) => OPERATIONS.find((candidate) => candidate.name === name)!;
+	const cases: Array<[string, string, IDataObject, string[]]> = [
+		['routing with no route (JSON)', 'wholesaleVoice numberRouting.set', { mode: 'json', configuration: '{"routing":{}}' }, ['routing']],
+		['routing builder with no route', 'wholesaleVoice numberRouting.set', { mode: 'builder', routes: {} }, ['routing']],
+		['a route with no stage', 'wholesaleVoice numberRouting.set', { mode: 'json', configuration: '{"routing":{"default":[]}}' }, ['routing.default']],
+		['a stage with no block', 'wholesaleVoice numberRouting.set', { mode: 'json', configuration: '{"routing":{"default":[[]]}}' }, ['routing.default[0]']],
+		[
+			'stage 0 in the builder',
+			'wholesaleVoice numberRouting.set',
+			{ mode: 'builder', routes: { route: [{ rule: 'default', blocks: { block: [{ type: 'busy', stage: 0 }] } }] } },
+			['Stage'],
+		],
+		['fax mixed with SIP', 'wholesaleVoice numberRouting.set', { mode: 'json', configuration: '{"routing":{"default":[[{"type":"fax","method":"mail","endpoint":"f@example.com"},{"type":"sip","endpoint":"a@b.example"}]]}}' }, ['routing']],
+		['routing that is not JSON', 'wholesaleVoice numberRouting.set', { mode: 'json', configuration: '{routing:' }, ['Configuration (JSON)']],
+		['an unknown section', 'wholesaleVoice numberRouting.set', { mode: 'json', configuration: '{"routing":{"default":[[{"type":"busy"}]]},"extra":{}}' }, ['extra']],
+		['meta larger than 512 bytes', 'wholesaleVoice numberRouting.set', { mode: 'json', configuration: JSON.stringify({ routing: { default: [[{ type: 'busy' }]] }, meta: { note: 'x'.repeat(600) } }) }, ['meta']],
+		['an ftp callback', 'wholesaleVoice report.request', { callback: 'ftp://example.com/x' }, ['Callback URL']],
+		['a callback that is words', 'wholesaleVoice report.request', { callback: 'not a url' }, ['Callback URL']],
+		['a javascript: callback', 'wholesaleVoice prepay.requestSummary', { callback: 'javascript:alert(1)' }, ['Callback URL']],
+		['a webhook URL without a host', 'voiceAgent webhook.create', { url: 'https:///path' }, ['URL']],
+		['an agent ID with a space', 'voiceAgent webhook.create', { agentId: 'agent one' }, ['Agent ID']],
+		['an agent ID that is a path', 'voiceAgent webhook.create', { agentId: '../agents' }, ['Agent ID']],
+		['an e911 postal code of letters', 'wholesaleVoice e911.set', { postalCode: 'ABCDE' }, ['postalCode', 'Postal Code']],
+		['an e911 street with #', 'wholesaleVoice e911.set', { streetInfo: 'Main St #4' }, ['streetInfo', 'Street']],
+		['an e911 state that is not a code', 'wholesaleVoice e911.set', { state: 'Texas' }, ['state', 'State']],
+		['a 999 postcode without its in-code', 'wholesaleVoice uk999.set', { postcode: 'LS1' }, ['postcode', 'Postcode']],
+		['a port MBN that is a mobile', 'wholesaleVoice port.submit', { mbn: '07700900123' }, ['mbn', 'Main Billing Number']],
+		['an SMS endpoint over TLS in http mode', 'wholesaleVoice number.setSmsEndpoint', { mode: 'http', endpoint: 'https://sms.example.com/in' }, ['mode', 'Mode']],
+		['an SMS endpoint that is not a URL', 'wholesaleVoice number.setSmsEndpoint', { endpoint: 'sms.example.com' }, ['endpoint', 'Endpoint']],
+		['a trunk rate limit in minutes', 'wholesaleVoice trunk.update', { options: { limit_rate_out: '5/1m' } }, ['limit_rate_out', 'Rate']],
+		['a notification SMS to a landline-looking text', 'wholesaleVoice notification.addRecipient', { method: 'sms', destination: 'call me' }, ['Recipient']],
+		['a Last Event ID with a line break', 'conversationIntelligence session.watchEvents', { lastEventId: '12\r\n13' }, ['Resume After Event ID']],
+		['an unknown upgrade mode', 'conversationIntelligence configuration.upgradeOperators', { upgrade: 'everything' }, ['Upgrade']],
+		['named upgrade without names', 'conversationIntelligence configuration.upgradeOperators', { upgrade: 'named', operators: ' , ' }, ['Operator Names']],
+		['a configuration UUID that is a path', 'conversationIntelligence configuration.upgradeOperators', { configurationId: '../configurations' }, ['Configuration UUID']],
+		['a customer of an empty expression', 'hostedPbx phoneBook.get', { customerId: locator('') }, ['Customer']],
+		['a speed dial of 0', 'hostedPbx phoneBook.create', { additionalFields: { speedDial: 0 } }, ['Speed Dial']],
+		['a speed dial of 1.5', 'hostedPbx phoneBook.create', { additionalFields: { speedDial: 1.5 } }, ['Speed Dial']],
+		['a limit of 0', 'hostedPbx phoneBook.getAll', { returnAll: false, limit: 0 }, ['Limit']],
+		['a limit of -1', 'wholesaleVoice trunk.getAll', { returnAll: false, limit: -1 }, ['Limit']],
+		['a limit of 1.5', 'voiceAgent webhook.getAll', { returnAll: false, limit: 1.5 }, ['Limit']],
+		['a limit of NaN', 'wholesaleVoice port.getAll', { returnAll: false, limit: Number.NaN }, ['Limit']],
+		['a max wait of -1', 'wholesaleVoice report.request', { waitForResult: true, maxWaitSeconds: -1 }, ['Max Wait']],
+		['an SMS body of an object', 'hostedPbx sms.send', { body: '={{ { t: 1 } }}' }, ['Message', 'Body']],
+		['an SMS to of a list', 'hostedPbx sms.send', { to: '={{ ["+447700900123"] }}' }, ['To']],
+	];
+	test.each(cases)('%s', async (_what, name, overrides, names) => {
+		const target = op(name);
+		expectRefused(await attempt(target, { ...exampleOf(target), ...overrides } as INodeParameters), names, _what);
+	});
+});
+
+afterAll(() => {
+	// The README quotes these figures.
+	process.stdout.write(
+		`hostile-input battery: ${figures.tried} inputs tried over ${figures.operations} operations (${figures.pathBoundFields} path fields); ` +
+			`${figures.refused} refused before sending (${figures.refusedByN8n} of them by n8n's own parameter check); ` +
+			`of the text values that are not path values, ${figures.refusedByTheOperation} refused by the operation's own rules and ${figures.sentToTheSamePaths} sent only to the operation's own paths\n`,
+	);
+});
+
+test('the battery is large enough to mean something', () => {
+	// Runs after the generated cases above (jest runs a file's tests in order).
+	expect(figures.tried).toBeGreaterThanOrEqual(400);
+	expect(figures.refused).toBeGreaterThanOrEqual(400);
+});
