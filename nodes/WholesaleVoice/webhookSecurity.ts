@@ -28,8 +28,14 @@ export const DEFAULT_SECRET_HEADER = 'X-Webhook-Secret';
  * brackets and a zone index dropped.
  */
 export function normaliseAddress(address: string): string {
-	const text = address.trim().replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '');
+	let text = address.trim();
+	// The usual case, a plain IPv4 address, without the rewrites below (this runs for every delivery).
+	if (!text.includes(':') && !text.includes('%') && !text.startsWith('[')) return text;
+	text = text.replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '');
 	if (!text.includes(':')) return text;
+	// How a dual-stack socket shows an IPv4 client; other spellings go through the full reading.
+	const dualStack = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(text)?.[1];
+	if (dualStack !== undefined && ipv4Value(dualStack) !== undefined) return dualStack;
 	const groups = ipv6Groups(text);
 	return groups && isIpv4Mapped(groups) ? ipv4Text(((groups[6] << 16) | groups[7]) >>> 0) : text;
 }
@@ -39,14 +45,14 @@ export function normaliseAddress(address: string): string {
  * are those of node:net's isIP: dotted-quad IPv4 without leading zeros (010 could be octal) and
  * RFC 4291 IPv6 text (hexadecimal groups of 1 to 4 digits, at most one "::", an IPv4 tail).
  */
-const IPV4_PATTERN = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+const IPV4_PATTERN = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 const IPV6_GROUP = /^[0-9a-fA-F]{1,4}$/;
 
 /** A dotted-quad IPv4 address as an unsigned 32-bit number, or undefined. */
 function ipv4Value(text: string): number | undefined {
-	if (!IPV4_PATTERN.test(text)) return undefined;
-	const [a, b, c, d] = text.split('.').map(Number);
-	return ((a << 24) | (b << 16) | (c << 8) | d) >>> 0;
+	const octets = IPV4_PATTERN.exec(text);
+	if (!octets) return undefined;
+	return ((Number(octets[1]) << 24) | (Number(octets[2]) << 16) | (Number(octets[3]) << 8) | Number(octets[4])) >>> 0;
 }
 
 function ipv4Text(value: number): string {
@@ -191,9 +197,12 @@ function compile(networks: readonly string[]): CompiledNetworks {
 /** Whether an address lies in one of the networks (parsed by `parseNetworks`). */
 export function addressAllowed(address: string | undefined, networks: readonly string[]): boolean {
 	if (!address) return false;
-	const parsed = parseAddress(normaliseAddress(address));
-	if (!parsed) return false;
+	const normalised = normaliseAddress(address);
 	const list = compile(networks);
+	// Still IPv6 after normalising (not an IPv4 client), against IPv4 networks only: refused unread.
+	if (list.v6.length === 0 && normalised.includes(':')) return false;
+	const parsed = parseAddress(normalised);
+	if (!parsed) return false;
 	if (parsed.family === 4) return list.v4.some(([base, mask]) => ((parsed.value & mask) >>> 0) === base);
 	const groups = parsed.groups;
 	return list.v6.some(([base, masks]) => base.every((group, i) => (groups[i] & masks[i]) === group));
