@@ -15,7 +15,7 @@ import { baseUrlField, maxRateLimitWaitField, testBaseUrl, timeoutField } from '
  */
 export function apiKeyProblem(key: unknown): string | undefined {
 	const value = String(key ?? '').trim();
-	if (value === '') return 'The Platform API Key credential has no key';
+	if (value === '') return 'The Voice Agent and Conversation Intelligence API credential has no key';
 	if (/\s/.test(value)) return 'The API key contains spaces or line breaks; paste it again as one word';
 	const tail = /[0-9a-fA-F]*$/.exec(value)?.[0].length ?? 0;
 	if (tail < 48) {

@@ -117,7 +117,7 @@ export const platformApi: ApiDefinition = {
 	describeFailure: (failure) => {
 		const scope = requiredScope(failure.method, failure.path);
 		const described = standardFailure('Platform API', failure, {
-			401: 'The API key is unknown or revoked. Create a new key in the customer portal and update the Platform API Key credential.',
+			401: 'The API key is unknown or revoked. Create a new key in the customer portal and update the Voice Agent and Conversation Intelligence API credential.',
 			403: scope
 				? `The API key lacks the scope ${scope} needed for ${failure.method} ${failure.path}. Add the scope to the key in the customer portal.`
 				: 'The API key lacks a scope this request needs.',

@@ -9,7 +9,7 @@ import type {
 import { NodeApiError, NodeHelpers, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { BINARY_PROPERTY, LIMIT, RETURN_ALL, findOperation, operationFields } from './describe';
-import { validationError } from './errors';
+import { asNodeError, validationError } from './errors';
 import { parameterIssues } from './parameterChecks';
 import type {
 	ApiResponse,
@@ -129,7 +129,7 @@ function checkParameters(spec: OperationSpec, fields: INodeProperties[], params:
 	try {
 		ruleIssues = spec.validate?.(params, environment) ?? [];
 	} catch (error) {
-		if (!typeIssues.length) throw error;
+		if (!typeIssues.length) throw asNodeError(node, error);
 	}
 	const refused = new Set(typeIssues.map((issue) => issue.field));
 	const order = (issue: ValidationIssue) => {
@@ -167,7 +167,10 @@ export async function executeOperations(
 			const client = createClient(this, api, { itemIndex, labels });
 			const environment = await client.environment();
 			const issues = checkParameters(spec, fields, params, environment, this.getNode());
-			if (issues.length) throw validationError(this.getNode(), issues, itemIndex);
+			if (issues.length) {
+				const masked = issues.map((issue) => ({ ...issue, field: environment.redact(issue.field), problem: environment.redact(issue.problem) }));
+				throw validationError(this.getNode(), masked, itemIndex);
+			}
 
 			const context: OperationContext = {
 				client,

@@ -71,6 +71,8 @@ export interface RequestEnvironment {
 	absoluteUrl(path: string, pathParams?: Record<string, unknown>): string;
 	/** Values filled into paths, such as the wholesale `ACCOUNT`. */
 	variables: Record<string, string>;
+	/** Text with every form of the credential's secrets masked (a secret pasted into a field is never echoed). */
+	redact(text: string): string;
 }
 
 /** A problem with one parameter, found before anything is sent. */

@@ -12,7 +12,7 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ApiFailure } from './errors';
-import { apiError, redact, truncate, validationError } from './errors';
+import { apiError, asNodeError, redact, truncate, validationError } from './errors';
 import type { ApiClient, ApiRequest, ApiResponse, BodyStream, RequestEnvironment, ValidationIssue } from './operation';
 import { Watchdog, deadline, wait } from './timers';
 import { pathSegmentIssue } from './validation';
@@ -68,6 +68,8 @@ export interface ClientOptions {
 export const DEFAULT_MAX_WAIT_MS = 30_000;
 export const DEFAULT_MAX_RETRIES = 3;
 const RETRY_BASE_MS = 1000;
+/** The `code` of the error a request that timed out fails with. */
+export const TIMED_OUT = 'ETIMEDOUT';
 /** A `Retry-After: 0` (or a reset already passed) still waits this long, so retries never come at once. */
 export const MIN_RETRY_DELAY_MS = 1000;
 /** The credential's request timeout when it sets none. */
@@ -185,6 +187,15 @@ export function rateLimitWaitMs(headers: Record<string, string>, now = Date.now(
 	return undefined;
 }
 
+/** Whole secret forms replaced, with a cheap scan first: this runs on every answer, often megabytes. */
+function maskWholeForms(text: string, forms: string[]): string {
+	let out = text;
+	for (const form of forms) {
+		if (out.includes(form)) out = out.split(form).join('***');
+	}
+	return out;
+}
+
 /** The body as the request asked for it, or why it could not be read that way (secrets already redacted). */
 function decodeBody(
 	buffer: Buffer,
@@ -192,17 +203,19 @@ function decodeBody(
 	api: ApiDefinition,
 	contentType: string,
 	forms: string[],
+	where: string,
 ): { body: unknown } | { problem: string } {
 	const type = request.responseType ?? 'json';
 	if (type === 'binary') return { body: buffer };
-	const text = buffer.toString('utf8');
+	// An answer that carries a whole secret (a server echoing what it received) gets *** in its place.
+	const text = maskWholeForms(buffer.toString('utf8'), forms);
 	if (type === 'text') return { body: text };
 	try {
 		return { body: parseJsonText(text) };
 	} catch {
 		const excerpt = truncate(redact(text.slice(0, 4096), forms), 200);
 		return {
-			problem: `The ${api.label} answered ${request.method} ${request.path} with ${contentType || 'a body'} that is not JSON: ${excerpt}`,
+			problem: `The ${api.label} answered ${where} with ${contentType || 'a body'} that is not JSON: ${excerpt}`,
 		};
 	}
 }
@@ -318,6 +331,11 @@ async function send(
 	return (await context.helpers.httpRequestWithAuthentication.call(context, api.credentialType, options)) as RawResponse;
 }
 
+/** Problems found before sending, their quoted values with secrets masked. */
+export function redactIssues(found: ValidationIssue[], forms: string[]): ValidationIssue[] {
+	return found.map((issue) => ({ ...issue, field: redact(issue.field, forms), problem: redact(issue.problem, forms) }));
+}
+
 /** A failure before anything was sent: the credential or the request is not usable. */
 function refusedBeforeSending(context: RequestContext, message: string, itemIndex: number | undefined, description: string): NodeOperationError {
 	return new NodeOperationError(context.getNode(), message, { itemIndex, description: `${description} Nothing was sent.` });
@@ -369,15 +387,15 @@ export function createClient(
 		};
 	}
 
-	function resolvePath(path: string, pathParams: Record<string, unknown> | undefined, variables: Record<string, string>): string {
+	function resolvePath(path: string, pathParams: Record<string, unknown> | undefined, variables: Record<string, string>, forms: string[]): string {
 		const filled = fillPath(path, pathParams, variables, options.labels);
-		if ('issues' in filled) throw validationError(node, filled.issues, itemIndex);
+		if ('issues' in filled) throw validationError(node, redactIssues(filled.issues, forms), itemIndex);
 		return filled.path;
 	}
 
 	async function request<T>(req: ApiRequest): Promise<ApiResponse<T>> {
 		const { forms, maxWaitMs, timeoutMs, base, variables } = await settings();
-		const path = resolvePath(req.path, req.pathParams, variables);
+		const path = resolvePath(req.path, req.pathParams, variables, forms);
 		const url = req.url ? rebase(req.url, base) : joinUrl(base, path);
 		const hasBody = req.body !== undefined && req.method !== 'GET';
 		const headers: IDataObject = { Accept: req.accept ?? 'application/json' };
@@ -405,12 +423,16 @@ export function createClient(
 			abortSignal: options.abortSignal,
 		};
 		const where = `${req.method} ${new URL(url).pathname}`;
-		const timedOut = () =>
-			new NodeApiError(node, { httpCode: 'ETIMEDOUT' }, {
+		const timedOut = () => {
+			// No code in the response part: n8n would swap this message for its generic one about ETIMEDOUT.
+			const error = new NodeApiError(node, {}, {
 				message: `The ${api.label} did not answer ${where} within ${timeoutMs / 1000} s (timed out)`,
 				description: `Nothing more was read. The request may or may not have been carried out: check before repeating a change. The credential's Timeout (Seconds) sets the limit.`,
 				itemIndex,
 			});
+			error.context.code = TIMED_OUT;
+			return error;
+		};
 
 		for (let attempt = 0; ; attempt++) {
 			const limit = deadline(timeoutMs, timedOut);
@@ -419,8 +441,8 @@ export function createClient(
 				raw = await raceAbort(send(context, api, httpOptions, req.auth !== false), limit.signal);
 			} catch (error) {
 				limit.done();
-				if (error instanceof NodeApiError && error.httpCode === 'ETIMEDOUT') throw error;
-				throw networkError(context, api, req, error, forms, itemIndex, timeoutMs);
+				if (isTimeout(error)) throw error instanceof NodeApiError ? asNodeError(node, error) : timedOut();
+				throw networkError(context, api, where, error, forms, itemIndex);
 			}
 			const status = raw.statusCode;
 			const responseHeaders = lowerCaseHeaders(raw.headers);
@@ -441,8 +463,9 @@ export function createClient(
 				buffer = await readBody(raw.body, MAX_RESPONSE_BYTES, limit.signal, Number(responseHeaders['content-length'] ?? 0));
 			} catch (error) {
 				if (error instanceof BodyTooLarge) throw tooLargeError(node, api, where, error.limit, itemIndex);
-				if (error instanceof NodeApiError) throw error;
-				throw networkError(context, api, req, error, forms, itemIndex, timeoutMs);
+				if (error instanceof NodeApiError) throw asNodeError(node, error);
+				if (isTimeout(error)) throw timedOut();
+				throw networkError(context, api, where, error, forms, itemIndex);
 			} finally {
 				limit.done();
 			}
@@ -456,7 +479,7 @@ export function createClient(
 						itemIndex,
 					});
 				}
-				const decoded = decodeBody(buffer, req, api, responseHeaders['content-type'] ?? '', forms);
+				const decoded = decodeBody(buffer, req, api, responseHeaders['content-type'] ?? '', forms, where);
 				if ('problem' in decoded) {
 					throw new NodeApiError(node, { httpCode: String(status) }, { message: decoded.problem, httpCode: String(status), itemIndex });
 				}
@@ -508,10 +531,11 @@ export function createClient(
 	}
 
 	async function environment(): Promise<RequestEnvironment> {
-		const { base, variables } = await settings();
+		const { base, variables, forms } = await settings();
 		return {
-			absoluteUrl: (path, pathParams) => joinUrl(base, resolvePath(path, pathParams, variables)),
+			absoluteUrl: (path, pathParams) => joinUrl(base, resolvePath(path, pathParams, variables, forms)),
 			variables,
+			redact: (text) => redact(text, forms),
 		};
 	}
 
@@ -580,27 +604,30 @@ const NETWORK_FAILURES: Record<string, string> = {
 	EHOSTUNREACH: 'the host is unreachable',
 };
 
+/** Whether a failure of the request helper was its own timeout (axios says ECONNABORTED or ETIMEDOUT). */
+function isTimeout(error: unknown): boolean {
+	const err = error as { code?: string; message?: string; cause?: { code?: string } };
+	const code = err.code ?? err.cause?.code;
+	return code === 'ETIMEDOUT' || code === 'ECONNABORTED' || /timeout of \d+ms exceeded|timed out/i.test(err.message ?? '');
+}
+
 function networkError(
 	context: RequestContext,
 	api: ApiDefinition,
-	req: ApiRequest,
+	where: string,
 	error: unknown,
 	forms: string[],
 	itemIndex: number | undefined,
-	timeoutMs: number,
 ): NodeApiError {
 	const err = error as { code?: string; message?: string; cause?: { code?: string } };
 	const code = err.code ?? err.cause?.code;
-	const timedOut = code === 'ETIMEDOUT' || code === 'ECONNABORTED' || /timeout/i.test(err.message ?? '');
-	const reason = timedOut
-		? `it did not answer within ${timeoutMs / 1000} s (timed out)`
-		: ((code && NETWORK_FAILURES[code]) ?? 'a network error occurred');
+	const reason = (code && NETWORK_FAILURES[code]) ?? 'a network error occurred';
 	const detail = truncate(redact(String(err.message ?? error).slice(0, 4096), forms), 200);
 	return new NodeApiError(
 		context.getNode(),
 		{ networkError: code ?? 'unknown' },
 		{
-			message: redact(`Could not reach the ${api.label} for ${req.method} ${req.path}: ${reason}`, forms),
+			message: redact(`Could not reach the ${api.label} for ${where}: ${reason}`, forms),
 			description: redact(
 				`Check the Base URL in the credential and that the service is reachable from n8n. Code: ${code ?? detail}`,
 				forms,

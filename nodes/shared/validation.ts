@@ -23,8 +23,21 @@ export function describeValue(value: unknown): string {
 		text = String(value);
 	}
 	// Control characters shown escaped, so a message never carries a line break or a terminal code.
-	const shown = text.slice(0, 60).replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+	let shown = '';
+	for (const char of text.slice(0, 60)) shown += isControl(char.charCodeAt(0)) ? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}` : char;
 	return `"${shown}${text.length > 60 ? '…' : ''}"`;
+}
+
+function isControl(code: number): boolean {
+	return code < 0x20 || code === 0x7f;
+}
+
+/** Whether text holds a control character (U+0000 to U+001F, or DEL): a line break, a tab, a NUL. */
+export function hasControlCharacter(text: string): boolean {
+	for (let at = 0; at < text.length; at++) {
+		if (isControl(text.charCodeAt(at))) return true;
+	}
+	return false;
 }
 
 /** What kind of value arrived, for messages about values of the wrong type (an expression's object). */
@@ -49,7 +62,7 @@ export function pathSegmentIssue(field: string, value: unknown): Check {
 	if (typeof value === 'number') return Number.isFinite(value) ? undefined : issue(`${value} is not a finite number`);
 	if (typeof value !== 'string') return issue(`it is ${kindOf(value)}, not text`);
 	// Control characters anywhere (a tab or line break at the edge too); spaces at the edges are trimmed.
-	if (/[\u0000-\u001f\u007f]/.test(value)) return issue(`${describeValue(value)} contains a control character`);
+	if (hasControlCharacter(value)) return issue(`${describeValue(value)} contains a control character`);
 	const text = value.trim();
 	if (text === '') return issue('it is empty');
 	if (text === '.' || text === '..') return issue(`"${text}" would address another resource`);
@@ -123,7 +136,7 @@ export function httpUrl(field: string, value: unknown): Check {
 	if (typeof value !== 'string') return { field, problem: `it is ${kindOf(value)}, not a URL`, rule: HTTP_URL_RULE };
 	const text = value.trim();
 	const refused = { field, problem: `${describeValue(value)} is not an http(s) URL`, rule: HTTP_URL_RULE };
-	if (!/^https?:\/\/[^/?#\s]/i.test(text) || /[\s\u0000-\u001f\u007f]/.test(text)) return refused;
+	if (!/^https?:\/\/[^/?#\s]/i.test(text) || /\s/.test(text) || hasControlCharacter(text)) return refused;
 	try {
 		return new URL(text).hostname ? undefined : refused;
 	} catch {
@@ -141,7 +154,7 @@ export function identifierIssue(field: string, value: unknown): Check {
 	if (isBlank(value)) return undefined;
 	if (typeof value !== 'string' && typeof value !== 'number') return { field, problem: `it is ${kindOf(value)}, not an ID`, rule: IDENTIFIER_RULE };
 	const text = String(value).trim();
-	if (text === '.' || text === '..' || text.length > 256 || /[\s/\\?#%\u0000-\u001f\u007f]/.test(text)) {
+	if (text === '.' || text === '..' || text.length > 256 || /[\s/\\?#%]/.test(text) || hasControlCharacter(text)) {
 		return { field, problem: `${describeValue(value)} cannot be an ID`, rule: IDENTIFIER_RULE };
 	}
 	return undefined;

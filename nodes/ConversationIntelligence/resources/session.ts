@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ResourceSpec } from '../../shared/operation';
-import { integerInRange, issues, matches, required } from '../../shared/validation';
+import { describeValue, hasControlCharacter, integerInRange, issues, required } from '../../shared/validation';
 import { filtersFrom, sessionEventItem, sessionEventMatches, sessionFilterFields } from '../events';
 import { SessionEventStream } from '../sessionStream';
 import { sessionPath, sessionStreamAccess, streamToken } from '../stream';
@@ -69,7 +69,9 @@ export const session: ResourceSpec = {
 					integerInRange('Max Events', p.maxEvents, 1),
 					integerInRange('Time Limit (Seconds)', p.timeLimitSeconds, 1),
 					// It travels as the Last-Event-ID header: SSE ids never hold a line break or NUL.
-					matches('Resume After Event ID', p.lastEventId, /^[^\r\n\u0000]*$/, 'an event_id from an earlier run: no line breaks or NUL characters'),
+					typeof p.lastEventId === 'string' && hasControlCharacter(p.lastEventId)
+						? { field: 'Resume After Event ID', problem: `${describeValue(p.lastEventId)} holds a control character`, rule: 'an event_id from an earlier run: no line breaks, NUL or other control characters' }
+						: undefined,
 				),
 			// A stream, not a request: events are collected until one of the stop conditions.
 			run: async ({ node, itemIndex }, p) => {

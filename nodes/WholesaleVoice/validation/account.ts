@@ -1,5 +1,5 @@
 import type { ValidationIssue } from '../../shared/operation';
-import { describeValue, e164, email, httpUrl, isBlank, issues, oneOf, type Check } from '../../shared/validation';
+import { describeValue, e164, email, hasControlCharacter, httpUrl, isBlank, issues, oneOf, type Check } from '../../shared/validation';
 
 import {
 	asRule,
@@ -85,7 +85,7 @@ export function validateChannelLimits(limitIn: unknown, limitOut: unknown, chann
  * spaces and slashes are refused.
  */
 /** The name after `{ACCOUNT}-`: anything a trunk could be called, but not what cannot travel as one path segment. */
-const TRUNK_NAME = /^(?!\.+$)[^\s/?#%\\\u0000-\u001f\u007f]+$/;
+const TRUNK_NAME = /^(?!\.+$)[^\s/?#%\\]+$/;
 
 export function validateTrunkName(field: string, name: unknown, accountId?: string): ValidationIssue[] {
 	if (isBlank(name)) return [violation('trunk.name.form', field, 'it is empty')];
@@ -96,11 +96,11 @@ export function validateTrunkName(field: string, name: unknown, accountId?: stri
 		if (!text.startsWith(prefix)) {
 			return [violation('trunk.name.form', field, `"${text}" does not start with this account's id ${prefix}`)];
 		}
-		return TRUNK_NAME.test(text.slice(prefix.length))
+		return TRUNK_NAME.test(text.slice(prefix.length)) && !hasControlCharacter(text)
 			? []
 			: [violation('trunk.name.form', field, `${describeValue(text)} has no name after ${prefix}, or one with spaces, slashes, ? # % \\ or control characters, or only dots`)];
 	}
-	return new RegExp(`^[A-Za-z0-9]+-${TRUNK_NAME.source.slice(1)}`).test(text)
+	return new RegExp(`^[A-Za-z0-9]+-${TRUNK_NAME.source.slice(1)}`).test(text) && !hasControlCharacter(text)
 		? []
 		: [violation('trunk.name.form', field, `"${text}" is not {ACCOUNT}-{name}`)];
 }

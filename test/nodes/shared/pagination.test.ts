@@ -7,7 +7,7 @@ import { PBX_MAX_PAGE_SIZE, collectList, pagesNeeded, recordsOf } from '../../..
 function pbxList(total: number) {
 	const requests: ApiRequest[] = [];
 	const client: ApiClient = {
-		environment: async () => ({ absoluteUrl: (p) => `https://pbx.test${p}`, variables: {} }),
+		environment: async () => ({ absoluteUrl: (p) => `https://pbx.test${p}`, variables: {}, redact: (text) => text }),
 		request: async <T>(req: ApiRequest) => {
 			requests.push(req);
 			const query = req.url ? Object.fromEntries(new URL(req.url).searchParams) : (req.qs as IDataObject);
@@ -65,7 +65,7 @@ describe('Hosted PBX paging', () => {
 	test('an empty page with a next link stops instead of looping', async () => {
 		const requests: ApiRequest[] = [];
 		const client: ApiClient = {
-			environment: async () => ({ absoluteUrl: (p) => p, variables: {} }),
+			environment: async () => ({ absoluteUrl: (p) => p, variables: {}, redact: (text) => text }),
 			request: async <T>(req: ApiRequest) => {
 				requests.push(req);
 				return { status: 200, headers: {}, body: { items: [], nextPage: 'https://pbx.test/again' } as T };
@@ -80,7 +80,7 @@ describe('offset paging', () => {
 	function offsetList(total: number) {
 		const requests: ApiRequest[] = [];
 		const client: ApiClient = {
-			environment: async () => ({ absoluteUrl: (p) => p, variables: {} }),
+			environment: async () => ({ absoluteUrl: (p) => p, variables: {}, redact: (text) => text }),
 			request: async <T>(req: ApiRequest) => {
 				requests.push(req);
 				const window = (req.method === 'GET' ? req.qs : req.body) as IDataObject;
@@ -113,7 +113,7 @@ describe('offset paging', () => {
 
 test('client-side Limit slices a whole list', async () => {
 	const client: ApiClient = {
-		environment: async () => ({ absoluteUrl: (p) => p, variables: {} }),
+		environment: async () => ({ absoluteUrl: (p) => p, variables: {}, redact: (text) => text }),
 		request: async <T>() => ({ status: 200, headers: {}, body: [1, 2, 3, 4].map((n) => ({ n })) as T }),
 	};
 	expect(await collectList(client, 'client', LIST, 2)).toEqual([{ n: 1 }, { n: 2 }]);
