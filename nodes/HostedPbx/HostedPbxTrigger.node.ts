@@ -8,15 +8,20 @@ import type {
 import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { hostedPbxApi } from '../shared/apis';
+import { redact } from '../shared/errors';
 import { filtersField } from '../shared/describe';
 import { idFromUri } from '../shared/params';
-import { cancellableSleep } from '../shared/streams/backoff';
+import type { Refusal } from '../shared/streams/refusals';
+import { clearRefusal, credentialFingerprint, pendingRefusal, recordRefusal, refusalMessage } from '../shared/streams/refusals';
 import { heartbeatTimeoutOption, triggerOptions } from '../shared/streams/options';
-import { baseUrlOf, createClient, joinUrl } from '../shared/transport';
+import { cancellableWait, wait } from '../shared/timers';
+import { createClient } from '../shared/transport';
 import { customerField, listSearchMethods } from './fields';
 import { PbxLiveStream } from './liveStream';
 import type { PollCursor, PollSource } from './polling';
 import { createdAt, parseParty, pollNewRecords, primeCursor } from './polling';
+import type { RecoveryState } from './recovery';
+import { recoverGap, rememberLive } from './recovery';
 
 const OUTCOMES = ['ANSWERED', 'NO_ANSWER', 'BUSY', 'FAILED'];
 
@@ -148,6 +153,23 @@ export class HostedPbxTrigger implements INodeType {
 					displayOptions: { show: { '/source': ['live'] } },
 				}),
 				{
+					displayName: 'Recover Missed Events',
+					name: 'recoverMissedEvents',
+					type: 'boolean',
+					default: true,
+					description:
+						'Whether to read incoming calls and received SMS that the stream missed (a dropped connection, a restart of n8n) from the history and emit them, marked recovered: true. Delivery receipts cannot be recovered.',
+					displayOptions: { show: { '/source': ['live'] } },
+				},
+				{
+					displayName: 'Recovery Customer ID',
+					name: 'recoveryCustomerId',
+					type: 'string',
+					default: 'me',
+					description: 'Whose history missed events are read from: "me" for a company admin or extension user; a reseller names one customer',
+					displayOptions: { show: { '/source': ['live'], recoverMissedEvents: [true] } },
+				},
+				{
 					displayName: 'Look-Back Window (Minutes)',
 					name: 'lookbackMinutes',
 					type: 'number',
@@ -167,22 +189,60 @@ export class HostedPbxTrigger implements INodeType {
 	}
 }
 
+/** Waits this long after a reconnect before reading the gap, so events arriving live around it are seen first. */
+const RECOVERY_DELAY_MS = 2000;
+
 async function liveTrigger(context: ITriggerFunctions): Promise<ITriggerResponse> {
 	const events = context.getNodeParameter('events', []) as string[];
 	const options = context.getNodeParameter('options', {}) as IDataObject;
 	const manual = context.getMode() === 'manual';
+	const node = context.getNode();
+	const key = `${context.getWorkflow().id ?? ''}|${node.id ?? node.name}`;
 	const credentials = await context.getCredentials('hostedPbxApi');
-	let reportedMalformed = false;
+	const forms = hostedPbxApi.secretForms(credentials);
+	const fingerprint = credentialFingerprint(credentials);
+	const refusedError = (refusal: Refusal) =>
+		new NodeApiError(node, {}, {
+			message: refusalMessage(hostedPbxApi.label, refusal),
+			description: 'Check the username and password of the Hosted PBX API credential; the user must be allowed to open the live event stream.',
+		});
+	// n8n activates a failed trigger again a second later: while a refusal holds, that costs no request.
+	const holding = pendingRefusal(key, fingerprint);
+	if (holding && !manual) throw refusedError(holding);
+
+	const state = context.getWorkflowStaticData('node') as RecoveryState;
+	const recover = !manual && options.recoverMissedEvents !== false;
+	// After a restart of n8n (not a user's activation) the time since the last event is a gap too.
+	const restartGapSince = recover && ['init', 'leadershipChange'].includes(context.getActivationMode()) ? state.lastSeenAt : undefined;
+	const customer = String(options.recoveryCustomerId ?? 'me').trim() || 'me';
+	let activated = false;
 	let testEventSent = false;
+	const closing = new AbortController();
+
+	const emitItems = (items: IDataObject[]) => {
+		for (const item of items) context.emit([context.helpers.returnJsonArray([item])]);
+	};
+	const readBackGap = async (since: number, until: number) => {
+		await wait(RECOVERY_DELAY_MS, closing.signal);
+		if (closing.signal.aborted) return;
+		try {
+			const recovered = await recoverGap(createClient(context, hostedPbxApi), customer, events, state, since, until);
+			if (recovered.length) {
+				context.logger.info(`Hosted PBX stream: ${recovered.length} event(s) missed between ${new Date(since).toISOString()} and ${new Date(until).toISOString()} recovered from the history`);
+			}
+			emitItems(recovered);
+		} catch (error) {
+			context.logger.warn(`Hosted PBX stream: could not read the history to recover events missed since ${new Date(since).toISOString()}: ${(error as Error).message}`);
+		}
+	};
+
 	const stream: PbxLiveStream = new PbxLiveStream({
-		url: joinUrl(baseUrlOf(credentials), '/stream'),
+		open: async (signal) => await createClient(context, hostedPbxApi).stream({ method: 'GET', path: '/stream' }, signal),
 		heartbeatWindowMs: Number(options.heartbeatTimeoutSeconds ?? 90) * 1000,
-		authorization: async () => {
-			const fresh = await context.getCredentials('hostedPbxApi');
-			return `Basic ${Buffer.from(`${fresh.username}:${fresh.password}`).toString('base64')}`;
-		},
 		onObject: (object) => {
+			state.lastSeenAt = Date.now();
 			if (!events.includes(String(object.event)) || testEventSent) return;
+			if (!manual) rememberLive(state, object);
 			context.emit([context.helpers.returnJsonArray([liveEventItem(object)])]);
 			if (manual) {
 				// A test run needs one event; the stream is closed right after it.
@@ -190,20 +250,39 @@ async function liveTrigger(context: ITriggerFunctions): Promise<ITriggerResponse
 				void stream.stop();
 			}
 		},
-		onMalformed: (fragment, reason) => {
-			if (reportedMalformed) return;
-			reportedMalformed = true;
-			context.logger.warn(`Hosted PBX stream: skipped data that is not a JSON object (${reason}): ${fragment}`);
+		onIncident: (excerpt, reason) => {
+			context.logger.warn(`Hosted PBX stream: skipped bytes that are not a JSON object (${reason}): ${redact(excerpt, forms)}`);
 		},
-		onPermanentFailure: (status, message) => {
-			context.emitError(new NodeApiError(context.getNode(), { httpCode: String(status) }, { message, httpCode: String(status) }));
+		onRefused: (status, message) => {
+			if (!activated) return;
+			void (async () => {
+				const current = credentialFingerprint(await context.getCredentials('hostedPbxApi'));
+				context.emitError(refusedError(recordRefusal(key, status, message, current)));
+			})();
+		},
+		onConnected: ({ gapSince }) => {
+			clearRefusal(key);
+			const since = gapSince ?? restartGapSince;
+			if (recover && since !== undefined && (gapSince !== undefined || stream.connections === 1)) void readBackGap(since, Date.now());
 		},
 		onTransientFailure: (reason, retryInMs) => {
 			context.logger.info(`Hosted PBX stream: ${reason}; reconnecting in ${retryInMs} ms`);
 		},
 	});
 	stream.start();
-	return { closeFunction: async () => await stream.stop() };
+	const first = await stream.firstOutcome;
+	if (!first.connected && first.refused) {
+		await stream.stop();
+		throw refusedError(recordRefusal(key, first.refused.status, first.refused.message, fingerprint));
+	}
+	activated = true;
+	return {
+		closeFunction: async () => {
+			closing.abort();
+			await stream.stop();
+			if (stream.lastDataAt) state.lastSeenAt = stream.lastDataAt;
+		},
+	};
 }
 
 async function pollTrigger(context: ITriggerFunctions): Promise<ITriggerResponse> {
@@ -241,7 +320,7 @@ async function pollTrigger(context: ITriggerFunctions): Promise<ITriggerResponse
 	state.cursor = cursor;
 	const loop = async () => {
 		while (!stopped) {
-			const sleep = cancellableSleep(intervalMs);
+			const sleep = cancellableWait(intervalMs);
 			sleeping = sleep;
 			await sleep.promise;
 			if (stopped) return;

@@ -1,39 +1,54 @@
-import type { Dispatcher } from 'undici';
-import { request } from 'undici';
-
+import type { StreamResponse } from '../shared/operation';
 import type { BackoffOptions } from '../shared/streams/backoff';
-import { DEFAULT_BACKOFF, Watchdog, backoffDelay, cancellableSleep } from '../shared/streams/backoff';
+import { DEFAULT_BACKOFF, backoffDelay } from '../shared/streams/backoff';
 import { JsonObjectSplitter } from '../shared/streams/jsonObjects';
+import { Watchdog, cancellableWait } from '../shared/timers';
 import { rateLimitWaitMs } from '../shared/transport';
 
 /**
- * Holds the Hosted PBX `GET /stream` open and hands on every JSON object it carries.
- * Reconnects at once when the connection drops, then with capped, jittered backoff; treats
- * silence longer than the heartbeat window as a dead connection; stops for good on 401/403.
+ * Holds the Hosted PBX `GET /stream` open through n8n's request helper and hands on every JSON
+ * object it carries. Reconnects at once when the connection drops, then with capped, jittered
+ * backoff; treats silence longer than the heartbeat window as a dead connection; stops for good on
+ * 401/403 (the trigger decides when to try again). Each connection after the first reports the gap
+ * since the last byte of the one before, so missed events can be read from the history.
  */
 export interface LiveStreamOptions {
-	url: string;
-	/** Called before every connection, so changed credentials are picked up. */
-	authorization: () => Promise<string>;
+	/** Opens one connection with fresh credentials; aborting `signal` closes it. */
+	open: (signal: AbortSignal) => Promise<StreamResponse>;
 	heartbeatWindowMs: number;
 	backoff?: BackoffOptions;
 	onObject: (object: Record<string, unknown>) => void;
-	onMalformed: (fragment: string, reason: string) => void;
+	/** Bytes that are no JSON object, once per incident (a short excerpt). */
+	onIncident: (excerpt: string, reason: string) => void;
 	/** 401 or 403: the stream stops; the message says what to fix. */
-	onPermanentFailure: (status: number, message: string) => void;
+	onRefused: (status: number, message: string) => void;
+	/** A connection is open; `gapSince` is when the previous one last received anything. */
+	onConnected?: (connection: { number: number; gapSince?: number }) => void;
 	/** A drop, a silent connection, a server error: the stream reconnects after `retryInMs`. */
 	onTransientFailure?: (reason: string, retryInMs: number) => void;
-	onConnected?: () => void;
-	dispatcher?: Dispatcher;
+}
+
+type FirstOutcome = { connected: true } | { connected: false; refused?: { status: number; message: string }; reason: string };
+
+interface Outcome {
+	reason: string;
+	refused?: { status: number; message: string };
+	receivedData?: boolean;
+	waitMs?: number;
 }
 
 export class PbxLiveStream {
 	private stopped = false;
-	private controller?: AbortController;
+	private readonly closing = new AbortController();
 	private sleeping?: { cancel: () => void };
 	private running?: Promise<void>;
-	/** Connections made, for tests and logs. */
+	private resolveFirst: (outcome: FirstOutcome) => void = () => {};
+	/** The first connection's outcome: the trigger waits for it before activation completes. */
+	readonly firstOutcome = new Promise<FirstOutcome>((resolve) => (this.resolveFirst = resolve));
+	/** Connections opened, for tests and logs. */
 	connections = 0;
+	/** When anything (an event, a heartbeat, padding) last arrived. */
+	lastDataAt?: number;
 
 	constructor(private readonly options: LiveStreamOptions) {}
 
@@ -43,8 +58,9 @@ export class PbxLiveStream {
 
 	async stop(): Promise<void> {
 		this.stopped = true;
-		this.controller?.abort();
+		this.closing.abort();
 		this.sleeping?.cancel();
+		this.resolveFirst({ connected: false, reason: 'stopped' });
 		await this.running;
 	}
 
@@ -52,71 +68,71 @@ export class PbxLiveStream {
 		let failures = 0;
 		while (!this.stopped) {
 			const outcome = await this.connectOnce();
-			if (this.stopped || outcome.permanent) return;
+			if (this.stopped) return;
+			if (outcome.refused) {
+				this.options.onRefused(outcome.refused.status, outcome.refused.message);
+				return;
+			}
 			if (outcome.receivedData) failures = 0;
 			// The first reconnect after a drop is immediate, as the API asks; later ones back off.
 			const delay = outcome.waitMs ?? (failures === 0 ? 0 : backoffDelay(failures - 1, this.options.backoff ?? DEFAULT_BACKOFF));
 			failures++;
 			this.options.onTransientFailure?.(outcome.reason, delay);
 			if (delay > 0) {
-				const sleep = cancellableSleep(delay);
-				this.sleeping = sleep;
-				await sleep.promise;
+				const pause = cancellableWait(delay);
+				this.sleeping = pause;
+				await pause.promise;
 				this.sleeping = undefined;
 			}
 		}
 	}
 
-	private async connectOnce(): Promise<{ reason: string; permanent?: boolean; receivedData?: boolean; waitMs?: number }> {
-		const controller = new AbortController();
-		this.controller = controller;
+	private async connectOnce(): Promise<Outcome> {
+		const connection = new AbortController();
+		const onClose = () => connection.abort();
+		this.closing.signal.addEventListener('abort', onClose, { once: true });
 		let silent = false;
+		let body: (AsyncIterable<Uint8Array> & { destroy(error?: Error): void }) | undefined;
 		const watchdog = new Watchdog(this.options.heartbeatWindowMs, () => {
 			silent = true;
-			controller.abort();
+			connection.abort();
+			body?.destroy();
 		});
-		const splitter = new JsonObjectSplitter({ onObject: this.options.onObject, onMalformed: this.options.onMalformed });
+		const splitter = new JsonObjectSplitter({ onObject: this.options.onObject, onMalformed: this.options.onIncident });
 		let receivedData = false;
 		try {
-			const authorization = await this.options.authorization();
 			watchdog.alive();
-			const response = await request(this.options.url, {
-				method: 'GET',
-				headers: { authorization, accept: 'application/json' },
-				signal: controller.signal,
-				bodyTimeout: 0,
-				dispatcher: this.options.dispatcher,
-			});
+			const response = await this.options.open(connection.signal);
 			this.connections++;
-			if (response.statusCode === 401 || response.statusCode === 403) {
-				await response.body.dump();
-				this.options.onPermanentFailure(
-					response.statusCode,
-					response.statusCode === 401
-						? 'The Hosted PBX refused the credentials for the live event stream (401). Check the username and password of the Hosted PBX API credential.'
-						: 'This Hosted PBX user may not open the live event stream (403).',
-				);
-				return { reason: `HTTP ${response.statusCode}`, permanent: true };
+			if (!response.ok) {
+				const refused = response.status === 401 || response.status === 403 ? { status: response.status, message: response.message } : undefined;
+				this.resolveFirst({ connected: false, refused, reason: response.message });
+				const waitMs = response.status === 429 ? rateLimitWaitMs(response.headers) : undefined;
+				return { reason: `HTTP ${response.status}`, refused, waitMs };
 			}
-			if (response.statusCode !== 200) {
-				await response.body.dump();
-				const headers = Object.fromEntries(Object.entries(response.headers).map(([k, v]) => [k, String(v)]));
-				return { reason: `HTTP ${response.statusCode}`, waitMs: response.statusCode === 429 ? rateLimitWaitMs(headers) : undefined };
-			}
-			this.options.onConnected?.();
+			body = response.body;
+			if (connection.signal.aborted) body.destroy();
+			const gapSince = this.connections > 1 ? this.lastDataAt : undefined;
+			this.resolveFirst({ connected: true });
+			this.options.onConnected?.({ number: this.connections, gapSince });
 			watchdog.alive();
-			for await (const chunk of response.body) {
+			for await (const chunk of body) {
 				watchdog.alive();
 				receivedData = true;
-				splitter.push(chunk as Buffer);
+				this.lastDataAt = Date.now();
+				splitter.push(chunk);
 			}
 			return { reason: 'the server closed the stream', receivedData };
 		} catch (error) {
-			if (silent) return { reason: `no data for ${Math.round(this.options.heartbeatWindowMs / 1000)} s (heartbeat missed)`, receivedData };
-			return { reason: (error as Error).message || 'connection failed', receivedData };
+			const reason = silent
+				? `no data for ${Math.round(this.options.heartbeatWindowMs / 1000)} s (heartbeat missed)`
+				: (error as Error).message || 'connection failed';
+			this.resolveFirst({ connected: false, reason });
+			return { reason, receivedData };
 		} finally {
 			watchdog.stop();
-			this.controller = undefined;
+			this.closing.signal.removeEventListener('abort', onClose);
+			body?.destroy();
 		}
 	}
 }

@@ -36,7 +36,7 @@ export function createdAt(record: IDataObject): number {
 	return Number.isNaN(parsed) ? 0 : parsed;
 }
 
-function byCreated(a: IDataObject, b: IDataObject): number {
+export function byCreated(a: IDataObject, b: IDataObject): number {
 	return createdAt(a) - createdAt(b) || String(a.id).localeCompare(String(b.id), 'en', { numeric: true });
 }
 
@@ -44,7 +44,7 @@ function byCreated(a: IDataObject, b: IDataObject): number {
  * Reads every record created after `floor`. Call history filters on the server; the SMS list
  * has no date filter, so it is read from whichever end holds the newest records.
  */
-async function recordsAfter(
+export async function recordsAfter(
 	client: ApiClient,
 	customer: string,
 	source: PollSource,

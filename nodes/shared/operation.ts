@@ -39,6 +39,8 @@ export interface ApiRequest {
 	emptyBody?: 'allowed';
 	/** `false` for the endpoints that take no authentication: the credential is not sent. */
 	auth?: false;
+	/** Headers besides Accept and Content-Type (a stream's Last-Event-ID). */
+	headers?: Record<string, string>;
 	/** An absolute URL the API gave us (a `nextPage` link). Re-based onto the credential's origin. */
 	url?: string;
 }
@@ -61,9 +63,20 @@ export interface ApiResponse<T = unknown> {
 /** What the transport offers to specs: one authenticated request with the API's error handling. */
 export interface ApiClient {
 	request<T = unknown>(request: ApiRequest): Promise<ApiResponse<T>>;
+	/**
+	 * Opens a long-lived answer (a live event stream) through n8n's request helper. The connection
+	 * must answer within the credential's timeout; after that only `signal` (or the caller's own
+	 * idle timeout) ends it. A failure status comes back with its text (redacted), not thrown.
+	 */
+	stream(request: ApiRequest, signal: AbortSignal): Promise<StreamResponse>;
 	/** Absolute URLs for paths of this API (the platform names resources by URI). No secrets. */
 	environment(): Promise<RequestEnvironment>;
 }
+
+/** A live stream as opened: its body unread while `ok`, else the failure's text. */
+export type StreamResponse =
+	| { ok: true; status: number; headers: Record<string, string>; body: AsyncIterable<Uint8Array> & { destroy(error?: Error): void } }
+	| { ok: false; status: number; headers: Record<string, string>; text: string; message: string };
 
 /** What a request builder may know besides the parameters: the API's own addresses and path variables. */
 export interface RequestEnvironment {

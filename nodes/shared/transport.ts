@@ -13,7 +13,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ApiFailure } from './errors';
 import { apiError, asNodeError, redact, truncate, validationError } from './errors';
-import type { ApiClient, ApiRequest, ApiResponse, BodyStream, RequestEnvironment, ValidationIssue } from './operation';
+import type { ApiClient, ApiRequest, ApiResponse, BodyStream, RequestEnvironment, StreamResponse, ValidationIssue } from './operation';
 import { Watchdog, deadline, wait } from './timers';
 import { pathSegmentIssue } from './validation';
 
@@ -398,7 +398,7 @@ export function createClient(
 		const path = resolvePath(req.path, req.pathParams, variables, forms);
 		const url = req.url ? rebase(req.url, base) : joinUrl(base, path);
 		const hasBody = req.body !== undefined && req.method !== 'GET';
-		const headers: IDataObject = { Accept: req.accept ?? 'application/json' };
+		const headers: IDataObject = { Accept: req.accept ?? 'application/json', ...(req.headers ?? {}) };
 		if (hasBody) {
 			headers['Content-Type'] = req.form ? 'application/x-www-form-urlencoded' : 'application/json';
 		}
@@ -530,6 +530,58 @@ export function createClient(
 		}
 	}
 
+	async function stream(req: ApiRequest, signal: AbortSignal): Promise<StreamResponse> {
+		const { forms, timeoutMs, base, variables } = await settings();
+		const path = resolvePath(req.path, req.pathParams, variables, forms);
+		const url = req.url ?? joinUrl(base, path);
+		const where = `${req.method} ${new URL(url).pathname}`;
+		const httpOptions: IHttpRequestOptions = {
+			method: req.method,
+			url,
+			qs: req.qs,
+			headers: { Accept: req.accept ?? 'application/json', ...(req.headers ?? {}) },
+			encoding: 'stream',
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			disableFollowRedirect: true,
+			sendCredentialsOnCrossOriginRedirect: false,
+			// No request timeout: the helper would cut a healthy stream after that much silence.
+			// The connection must answer within it (below); silence later is the caller's heartbeat watch.
+			abortSignal: signal,
+		};
+		const limit = deadline(timeoutMs, () => new Error(`The ${api.label} did not answer ${where} within ${timeoutMs / 1000} s (timed out)`));
+		let raw: RawResponse;
+		try {
+			raw = await raceAbort(send(context, api, httpOptions, req.auth !== false), limit.signal);
+		} catch (error) {
+			if (limit.signal.aborted) throw error;
+			throw signal.aborted ? error : networkError(context, api, where, error, forms, itemIndex);
+		} finally {
+			limit.done();
+		}
+		const headers = lowerCaseHeaders(raw.headers);
+		if (raw.statusCode >= 200 && raw.statusCode < 300 && isStream(raw.body)) {
+			return { ok: true, status: raw.statusCode, headers, body: raw.body };
+		}
+		const failureLimit = deadline(timeoutMs, () => new Error('timed out reading the failure'));
+		let text = '';
+		try {
+			text = redact((await readBody(raw.body, 65_536, failureLimit.signal, 0)).toString('utf8'), forms);
+		} catch {
+			// The status says enough.
+		} finally {
+			failureLimit.done();
+		}
+		let json: unknown;
+		try {
+			json = parseJsonText(text);
+		} catch {
+			json = undefined;
+		}
+		const described = api.describeFailure({ status: raw.statusCode, method: req.method, path: new URL(url).pathname, headers, text, json });
+		return { ok: false, status: raw.statusCode, headers, text, message: redact(described.message, forms) };
+	}
+
 	async function environment(): Promise<RequestEnvironment> {
 		const { base, variables, forms } = await settings();
 		return {
@@ -539,7 +591,7 @@ export function createClient(
 		};
 	}
 
-	return { request, environment };
+	return { request, stream, environment };
 }
 
 function tooLargeError(node: ReturnType<RequestContext['getNode']>, api: ApiDefinition, where: string, limit: number, itemIndex?: number): NodeApiError {

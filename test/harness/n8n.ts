@@ -36,6 +36,7 @@ import type {
 	ITaskData,
 	IWebhookData,
 	IWorkflowExecuteAdditionalData,
+	WorkflowActivateMode,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
 import { ICredentialsHelper, Workflow } from 'n8n-workflow';
@@ -249,7 +250,8 @@ export function contexts(setup: NodeSetup) {
 			emit: (data: INodeExecutionData[][]) => void,
 			emitError: (error: Error) => void,
 			mode: WorkflowExecuteMode = 'trigger',
-		) => new TriggerContext(workflow, node, additionalData, mode, 'activate', emit as never, emitError),
+			activation: WorkflowActivateMode = 'activate',
+		) => new TriggerContext(workflow, node, additionalData, mode, activation, emit as never, emitError),
 		poll: (mode: WorkflowExecuteMode = 'trigger') =>
 			new PollContext(workflow, node, additionalData, mode, 'activate'),
 		hook: (webhookData?: IWebhookData, mode: WorkflowExecuteMode = 'trigger') =>

@@ -2,6 +2,7 @@ import type { IDataObject, INodeExecutionData, INodeParameters, ITriggerResponse
 
 import { HostedPbxTrigger } from '../../../nodes/HostedPbx/HostedPbxTrigger.node';
 import type { PollCursor } from '../../../nodes/HostedPbx/polling';
+import { forgetRefusals } from '../../../nodes/shared/streams/refusals';
 import type { Sandbox } from '../../../sandbox';
 import { startSandbox } from '../../../sandbox';
 import { contexts } from '../../harness/n8n';
@@ -14,7 +15,10 @@ beforeAll(async () => (sandbox = await startSandbox()));
 afterAll(async () => await sandbox.close());
 
 const open: ITriggerResponse[] = [];
-beforeEach(() => sandbox.reset());
+beforeEach(() => {
+	sandbox.reset();
+	forgetRefusals();
+});
 afterEach(async () => {
 	for (const response of open.splice(0)) await response.closeFunction?.();
 });
@@ -29,7 +33,7 @@ interface Started {
 
 async function startTrigger(
 	parameters: INodeParameters,
-	options: { user?: PbxUserName; password?: string; mode?: 'trigger' | 'manual'; staticData?: IDataObject } = {},
+	options: { user?: PbxUserName; password?: string; mode?: 'trigger' | 'manual'; staticData?: IDataObject; activation?: 'activate' | 'init' } = {},
 ): Promise<Started> {
 	const emitted: IDataObject[] = [];
 	const errors: Error[] = [];
@@ -44,6 +48,7 @@ async function startTrigger(
 		(data: INodeExecutionData[][]) => emitted.push(...data[0].map((i) => i.json)),
 		(error) => errors.push(error),
 		options.mode,
+		options.activation,
 	);
 	const logger = context.logger;
 	jest.spyOn(logger, 'warn').mockImplementation((message: string) => void warnings.push(message));
@@ -92,7 +97,7 @@ describe('live events', () => {
 		expect(emitted.filter((e) => e.event === 'smsreceived').map((e) => e.excerpt)).toEqual([0, 1, 2, 3, 4].map((i) => `ça va? ${i} ✓`));
 	});
 
-	test('a malformed object is skipped and reported once; the stream goes on', async () => {
+	test('each malformed object is skipped and logged once as an incident; the stream goes on', async () => {
 		const { emitted, warnings } = await startTrigger({ source: 'live', events: ['incomingcall'] });
 		await waitFor(() => streamCount() === 1);
 		sandbox.pbx.stream.applyFaults({ malformed: true });
@@ -101,8 +106,8 @@ describe('live events', () => {
 		sandbox.pbx.injectIncomingCall({ callerIdName: 'after two' });
 		await waitFor(() => emitted.length === 2);
 		expect(emitted.map((e) => e.callerIdName)).toEqual(['after one', 'after two']);
-		expect(warnings).toHaveLength(1);
-		expect(warnings[0]).toMatch(/skipped data that is not a JSON object/);
+		expect(warnings).toHaveLength(2);
+		expect(warnings[0]).toMatch(/skipped bytes that are not a JSON object/);
 	});
 
 	test('heartbeats keep a quiet connection alive', async () => {
@@ -139,13 +144,37 @@ describe('live events', () => {
 		expect(emitted.map((e) => e.callerIdName)).toEqual(['one', 'two', 'three']);
 	});
 
-	test('401 stops the trigger through emitError, without a reconnect loop', async () => {
-		const { errors } = await startTrigger({ source: 'live', events: ['incomingcall'] }, { password: 'wrong' });
+	test('401 at activation fails the activation, saying when it tries again; activations before then send nothing', async () => {
+		const streamRequests = () => sandbox.context.log.list({ pathPrefix: '/api/v1/stream' }).length;
+		await expect(startTrigger({ source: 'live', events: ['incomingcall'] }, { password: 'wrong' })).rejects.toThrow(
+			/refused the credentials \(401\).*tries again at .* \(or at once when the credential changes\)/s,
+		);
+		expect(streamRequests()).toBe(1);
+		// n8n activates a failed trigger again a second later, and keeps retrying: none of it reaches the platform.
+		for (let i = 0; i < 5; i++) {
+			await expect(startTrigger({ source: 'live', events: ['incomingcall'] }, { password: 'wrong' })).rejects.toThrow(/401/);
+		}
+		expect(streamRequests()).toBe(1);
+		// The user fixes the password: the next activation connects at once.
+		const { emitted } = await startTrigger({ source: 'live', events: ['incomingcall'] });
+		expect(streamRequests()).toBe(2);
+		await waitFor(() => streamCount() === 1);
+		sandbox.pbx.injectIncomingCall({ callerIdName: 'after the fix' });
+		await waitFor(() => emitted.length === 1);
+	});
+
+	test('401 while streaming (a password changed) reaches n8n once through emitError; the reactivation sends nothing', async () => {
+		const { errors } = await startTrigger({ source: 'live', events: ['incomingcall'] });
+		await waitFor(() => streamCount() === 1);
+		sandbox.context.faults.add({ api: 'pbx', pathPrefix: '/api/v1/stream', status: 401, count: 1000 });
+		sandbox.pbx.stream.closeAll();
 		await waitFor(() => errors.length === 1);
+		expect(errors[0].message).toMatch(/401.*tries again at/s);
+		const before = sandbox.context.log.list({ pathPrefix: '/api/v1/stream' }).length;
+		await expect(startTrigger({ source: 'live', events: ['incomingcall'] })).rejects.toThrow(/401/);
 		await new Promise((resolve) => setTimeout(resolve, 300));
+		expect(sandbox.context.log.list({ pathPrefix: '/api/v1/stream' }).length).toBe(before);
 		expect(errors).toHaveLength(1);
-		expect(errors[0].message).toMatch(/refused the credentials for the live event stream \(401\)/);
-		expect(sandbox.context.log.list({ pathPrefix: '/api/v1/stream' })).toHaveLength(1);
 	});
 
 	test('closing releases the connection', async () => {
@@ -163,6 +192,60 @@ describe('live events', () => {
 		await waitFor(() => emitted.length >= 1);
 		await waitFor(() => streamCount() === 0);
 		expect(emitted.map((e) => e.excerpt)).toEqual(['first']);
+	});
+});
+
+describe('missed events recovered from the history', () => {
+	const both = { source: 'live', events: ['incomingcall', 'smsreceived'] };
+
+	test('after a drop, calls and messages made while the stream was down are emitted once, marked recovered; what arrived live is not repeated', async () => {
+		const { emitted } = await startTrigger(both);
+		await waitFor(() => streamCount() === 1);
+		sandbox.pbx.injectIncomingCall({ from: '+447700900111', callerIdName: 'Live Caller' });
+		await waitFor(() => emitted.length === 1);
+		// The platform goes away for a few seconds: every reconnect is refused until then.
+		sandbox.context.faults.add({ api: 'pbx', pathPrefix: '/api/v1/stream', status: 503, count: 2 });
+		sandbox.pbx.stream.closeAll();
+		await waitFor(() => streamCount() === 0);
+		sandbox.pbx.injectIncomingCall({ from: '+447700900222', callerIdName: 'Missed One' });
+		sandbox.pbx.injectInboundSms({ from: '+447700900333', to: '+441632960001', body: 'Sent while you were away' });
+		sandbox.pbx.injectIncomingCall({ from: '+447700900444', callerIdName: 'Missed Two' });
+		await waitFor(() => emitted.length === 4, 15_000);
+		await new Promise((resolve) => setTimeout(resolve, 500));
+		expect(emitted).toHaveLength(4);
+		expect(emitted[0]).toMatchObject({ callerIdName: 'Live Caller' });
+		expect(emitted[0].recovered).toBeUndefined();
+		// Oldest first; records of one second (timestamps may have whole seconds only) in any order.
+		expect(emitted.slice(1)).toEqual(
+			expect.arrayContaining([
+				expect.objectContaining({ event: 'incomingcall', callerIdNumber: '+447700900222', callerIdName: 'Missed One', recovered: true }),
+				expect.objectContaining({ event: 'smsreceived', from: '+447700900333', body: 'Sent while you were away', recovered: true }),
+				expect.objectContaining({ event: 'incomingcall', callerIdNumber: '+447700900444', recovered: true }),
+			]),
+		);
+	}, 20_000);
+
+	test('after a restart of n8n, the gap since the last event is read back; events emitted before it are not repeated', async () => {
+		const minute = (ago: number) => new Date(Date.now() - ago * 60_000).toISOString();
+		sandbox.pbx.injectIncomingCall({ from: '+447700900555', callerIdName: 'Before the restart', created: minute(3) });
+		sandbox.pbx.injectIncomingCall({ from: '+447700900666', callerIdName: 'During the restart', created: minute(1) });
+		const staticData: IDataObject = {
+			lastSeenAt: Date.now() - 3 * 60_000 + 1000,
+			live: [['incomingcall', '447700900555', Date.now() - 3 * 60_000 + 500]],
+		};
+		const { emitted } = await startTrigger(both, { staticData, activation: 'init' });
+		await waitFor(() => emitted.length === 1, 10_000);
+		await new Promise((resolve) => setTimeout(resolve, 500));
+		expect(emitted).toEqual([expect.objectContaining({ callerIdName: 'During the restart', recovered: true })]);
+	});
+
+	test('a user publishing the workflow again does not replay the time it was off; nor does a trigger with recovery turned off', async () => {
+		sandbox.pbx.injectIncomingCall({ from: '+447700900777', created: new Date(Date.now() - 60_000).toISOString() });
+		const off = { lastSeenAt: Date.now() - 120_000 };
+		const published = await startTrigger(both, { staticData: { ...off }, activation: 'activate' });
+		const disabled = await startTrigger({ ...both, options: { recoverMissedEvents: false } }, { staticData: { ...off }, activation: 'init' });
+		await new Promise((resolve) => setTimeout(resolve, 3000));
+		expect([published.emitted, disabled.emitted]).toEqual([[], []]);
 	});
 });
 

@@ -7,6 +7,9 @@ import { PBX_MAX_PAGE_SIZE, collectList, pagesNeeded, recordsOf } from '../../..
 function pbxList(total: number) {
 	const requests: ApiRequest[] = [];
 	const client: ApiClient = {
+		stream: async () => {
+			throw new Error('no streams in paging');
+		},
 		environment: async () => ({ absoluteUrl: (p) => `https://pbx.test${p}`, variables: {}, redact: (text) => text }),
 		request: async <T>(req: ApiRequest) => {
 			requests.push(req);
@@ -65,6 +68,9 @@ describe('Hosted PBX paging', () => {
 	test('an empty page with a next link stops instead of looping', async () => {
 		const requests: ApiRequest[] = [];
 		const client: ApiClient = {
+			stream: async () => {
+				throw new Error('no streams in paging');
+			},
 			environment: async () => ({ absoluteUrl: (p) => p, variables: {}, redact: (text) => text }),
 			request: async <T>(req: ApiRequest) => {
 				requests.push(req);
@@ -80,6 +86,9 @@ describe('offset paging', () => {
 	function offsetList(total: number) {
 		const requests: ApiRequest[] = [];
 		const client: ApiClient = {
+			stream: async () => {
+				throw new Error('no streams in paging');
+			},
 			environment: async () => ({ absoluteUrl: (p) => p, variables: {}, redact: (text) => text }),
 			request: async <T>(req: ApiRequest) => {
 				requests.push(req);
@@ -113,6 +122,9 @@ describe('offset paging', () => {
 
 test('client-side Limit slices a whole list', async () => {
 	const client: ApiClient = {
+		stream: async () => {
+			throw new Error('no streams in paging');
+		},
 		environment: async () => ({ absoluteUrl: (p) => p, variables: {}, redact: (text) => text }),
 		request: async <T>() => ({ status: 200, headers: {}, body: [1, 2, 3, 4].map((n) => ({ n })) as T }),
 	};
