@@ -1,4 +1,4 @@
-import { DEFAULT_BACKOFF, Watchdog, backoffDelay } from '../../../nodes/shared/streams/backoff';
+import { DEFAULT_BACKOFF, backoffDelay } from '../../../nodes/shared/streams/backoff';
 import { JsonObjectSplitter } from '../../../nodes/shared/streams/jsonObjects';
 
 function split(chunks: Uint8Array[], maxObjectBytes?: number) {
@@ -129,17 +129,4 @@ describe('backoff', () => {
 		expect(new Set(samples).size).toBeGreaterThan(100);
 	});
 
-	test('the watchdog fires only after silence', async () => {
-		let fired = 0;
-		const watchdog = new Watchdog(50, () => fired++);
-		watchdog.alive();
-		for (let i = 0; i < 5; i++) {
-			await new Promise((resolve) => setTimeout(resolve, 20));
-			watchdog.alive();
-		}
-		expect(fired).toBe(0);
-		await new Promise((resolve) => setTimeout(resolve, 80));
-		expect(fired).toBe(1);
-		watchdog.stop();
-	});
 });
