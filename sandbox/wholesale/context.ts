@@ -81,11 +81,6 @@ export function integerParam(req: WsRequest, name: string, fallback: number): nu
 	return Number.NaN;
 }
 
-/** The validators' issues as the service's error texts: `field: problem`. */
-export function issueTexts(issues: Array<{ field: string; problem: string }>): string[] {
-	return issues.map((issue) => `${issue.field}: ${issue.problem}`);
-}
-
 export function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,9 +1,9 @@
-import { validateNotificationRecipient } from '../../nodes/WholesaleVoice/validation';
 import type { Router } from '../core/http';
 import type { WsRequest } from './context';
-import { failure, issueTexts, on, ok, reply, text } from './context';
+import { failure, on, ok, reply, text } from './context';
 import { dateTimeParam, windowStart } from './filters';
 import { gmt, md5 } from './php';
+import { notificationDestinationProblems } from './rules';
 import type { Account, HistoryItem, NotificationMethod, Recipient } from './seed';
 import { NOTIFICATION_TYPES } from './seed';
 import type { WholesaleSandbox } from './module';
@@ -105,8 +105,8 @@ export function notificationRoutes(r: Router, _m: WholesaleSandbox): void {
 		const type = typeOf(req);
 		const method = methodOf(req);
 		const destination = text(req, 'destination') ?? '';
-		const issues = validateNotificationRecipient(method, destination);
-		if (issues.length) throw failure(400, issueTexts(issues));
+		const errors = notificationDestinationProblems(method, destination);
+		if (errors.length) throw failure(400, errors);
 		const hash = md5(destination);
 		let recipient = req.account.recipients.find((x) => x.type === type && x.method === method && x.hash === hash);
 		if (!recipient) {

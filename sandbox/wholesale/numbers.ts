@@ -1,16 +1,18 @@
-import {
-	normaliseE911Address,
-	validateNumberConfiguration,
-	validateSmsEndpoint,
-	validateUk999,
-	validateUsNumber,
-} from '../../nodes/WholesaleVoice/validation';
 import type { Router } from '../core/http';
 import { HttpError } from '../core/http';
 import type { WsRequest } from './context';
-import { failure, isRecord, issueTexts, on, ok, reply, text } from './context';
+import { failure, isRecord, on, ok, reply, text } from './context';
 import { lookupNumber, isUkMobile, isUsNumber, validateNumber } from './numbering';
 import { isoOffset } from './php';
+import {
+	E911_FIELDS,
+	configurationProblems,
+	e911AddressInput,
+	routedTrunks,
+	smsEndpointProblems,
+	uk999Problems,
+	usNumberFault,
+} from './rules';
 import type { Account, AllocatedNumber } from './seed';
 import { ACCOUNT_TYPE_LIMITS } from './seed';
 import type { WholesaleSandbox } from './module';
@@ -59,7 +61,6 @@ function e911Failure(issues: E911Issue[], data: Record<string, unknown> = {}): H
 	return new HttpError(status, { success: false, http_code: status, errors: issues, data });
 }
 
-const E911_FIELDS = ['name', 'streetNum', 'streetInfo', 'location', 'city', 'state', 'postalCode', 'postalCodePlusFour'] as const;
 const MAX_LENGTHS: Record<string, number> = { name: 32, streetNum: 10, streetInfo: 48, location: 20, city: 32, state: 2, postalCode: 10, postalCodePlusFour: 4 };
 const US_STATES = new Set(
 	'AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC AS GU MP PR VI'.split(' '),
@@ -120,9 +121,7 @@ function sameAddress(a: Record<string, string>, b: Record<string, string>): bool
 
 /** The fields of the spec, trimmed, optional empties left out (as sent); other members dropped. */
 function addressInput(req: WsRequest): Record<string, unknown> {
-	const picked: Record<string, unknown> = {};
-	for (const field of E911_FIELDS) if (Object.hasOwn(req.input, field)) picked[field] = req.input[field];
-	return normaliseE911Address(picked);
+	return e911AddressInput(req.input);
 }
 
 /** The service's own field checks (before the address check). */
@@ -158,7 +157,7 @@ interface AddressCheck {
 }
 
 /**
- * The simulated address check: `#` in streetInfo is refused, "Nowhere" streets and street
+ * The simulated address check: `#` in streetInfo and a postal code that is no ZIP code are refused, "Nowhere" streets and street
  * number 0 are not found, a known ZIP in another state is invalid (with the corrected
  * address), 100 Main St Springfield without a ZIP it knows is ambiguous (candidates only for
  * the account-level check), and 350 Fifth Ave (several units) requires `location`.
@@ -166,6 +165,10 @@ interface AddressCheck {
 function checkAddress(address: Record<string, string>, withCandidates: boolean): AddressCheck {
 	if (address.streetInfo.includes('#')) {
 		throw e911Failure([{ code: 'e911.field_invalid', field: 'streetInfo', message: 'The character # is not accepted in streetInfo: put units in location' }]);
+	}
+	// The field check only bounds the length; the address database knows US ZIP codes (ZIP or ZIP+4).
+	if (!/^\d{5}(-\d{4})?$/.test(address.postalCode)) {
+		throw e911Failure([{ code: 'e911.field_invalid', field: 'postalCode', message: `${address.postalCode} is not a US ZIP code` }]);
 	}
 	if (/\bnowhere\b/i.test(address.streetInfo) || /^0+$/.test(address.streetNum)) {
 		throw e911Failure([{ code: 'e911.address_not_found', field: null, message: 'No matching address was found' }]);
@@ -207,21 +210,9 @@ function allocated(req: WsRequest): AllocatedNumber {
 
 /** The trunks named by pstn blocks that this account does not have. */
 function unknownTrunks(account: Account, config: Record<string, unknown>): string[] {
-	const missing: string[] = [];
-	const routing = config.routing;
-	if (!isRecord(routing)) return missing;
-	for (const [key, stages] of Object.entries(routing)) {
-		if (!Array.isArray(stages)) continue;
-		stages.forEach((stage, s) => {
-			if (!Array.isArray(stage)) return;
-			stage.forEach((block, b) => {
-				if (isRecord(block) && block.type === 'pstn' && typeof block.trunk === 'string' && block.trunk !== '' && !account.trunks.some((t) => t.name === block.trunk)) {
-					missing.push(`routing.${key}[${s}][${b}].trunk: no trunk ${block.trunk} on account ${account.id}`);
-				}
-			});
-		});
-	}
-	return missing;
+	return routedTrunks(config)
+		.filter(({ trunk }) => !account.trunks.some((t) => t.name === trunk))
+		.map(({ where, trunk }) => `${where}: no trunk ${trunk} on account ${account.id}`);
 }
 
 const UK999_FIELDS = ['title', 'forename', 'name', 'bussuffix', 'premises', 'thoroughfare', 'locality', 'postcode'];
@@ -259,8 +250,7 @@ export function numberRoutes(r: Router, m: WholesaleSandbox): void {
 	on(r, 'PUT', `${base}/config`, (req, res) => {
 		const record = allocated(req);
 		const config: unknown = req.bodyKind === 'json' ? req.bodyJson : req.bodyKind === 'form' ? req.bodyParams : undefined;
-		const issues = validateNumberConfiguration(config ?? {}, { accountId: req.account.id });
-		const errors = issueTexts(issues);
+		const errors = configurationProblems(config ?? {});
 		if (!errors.length && isRecord(config)) errors.push(...unknownTrunks(req.account, config));
 		// The whole configuration is refused and the one in force is kept.
 		if (errors.length) throw failure(400, errors);
@@ -301,8 +291,8 @@ export function numberRoutes(r: Router, m: WholesaleSandbox): void {
 		const record = smsNumber(req);
 		const mode = text(req, 'mode');
 		const endpoint = text(req, 'endpoint');
-		const issues = validateSmsEndpoint(mode, endpoint);
-		if (issues.length) throw failure(400, issueTexts(issues));
+		const errors = smsEndpointProblems(mode, endpoint);
+		if (errors.length) throw failure(400, errors);
 		record.sms = { mode: mode as 'http' | 'http_json', endpoint: endpoint as string };
 		reply(req, res, ok({ ...record.sms }));
 	});
@@ -321,9 +311,8 @@ export function numberRoutes(r: Router, m: WholesaleSandbox): void {
 		const record = ukNumber(req);
 		const data: Record<string, unknown> = {};
 		for (const field of UK999_FIELDS) if (req.input[field] !== undefined) data[field] = req.input[field];
-		const kind = typeof data.bussuffix === 'string' && data.bussuffix.trim() !== '' ? 'business' : 'individual';
-		const issues = validateUk999(data, kind);
-		if (issues.length) throw failure(400, issueTexts(issues));
+		const errors = uk999Problems(data);
+		if (errors.length) throw failure(400, errors);
 		const stored: Record<string, string> = {};
 		for (const [key, value] of Object.entries(data)) if (value !== null && String(value).trim() !== '') stored[key] = String(value).trim();
 		record.uk999 = stored;
@@ -334,11 +323,11 @@ export function numberRoutes(r: Router, m: WholesaleSandbox): void {
 	// e911: every check answers in the e911 error shape.
 	const e911Number = (req: WsRequest): AllocatedNumber => {
 		const number = numberParam(req);
-		const form = validateUsNumber('number', number);
-		if (form.some((i) => i.ruleId === 'e911.number.form')) {
+		const fault = usNumberFault(number);
+		if (fault === 'not_us') {
 			throw e911Failure([{ code: 'e911.invalid_field', field: 'number', message: `${number} is not a US number (1 followed by 10 digits)` }]);
 		}
-		if (form.length) throw e911Failure([{ code: 'e911.tn_invalid', field: 'number', message: `${number} is not accepted as a valid US number` }]);
+		if (fault === 'not_nanp') throw e911Failure([{ code: 'e911.tn_invalid', field: 'number', message: `${number} is not accepted as a valid US number` }]);
 		const record = req.account.numbers.get(number);
 		if (!record) throw e911Failure([{ code: 'e911.not_found', field: 'number', message: `${number} is not allocated to account ${req.account.id}` }]);
 		return record;

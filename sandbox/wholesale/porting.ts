@@ -1,17 +1,17 @@
-import { validatePortSubmission } from '../../nodes/WholesaleVoice/validation';
 import type { Router } from '../core/http';
 import { HttpError } from '../core/http';
 import type { WsRequest } from './context';
-import { failure, isRecord, issueTexts, on, ok, reply } from './context';
+import { failure, isRecord, on, ok, reply } from './context';
 import { notify } from './notifications';
 import { lookupNumber } from './numbering';
 import { DAY_MS, gmt, parseGmt, ymd } from './php';
+import { portSubmissionProblems } from './rules';
 import type { Account, Port, PortStatus } from './seed';
 import { LCPS, PORT_STATUSES } from './seed';
 import type { WholesaleSandbox } from './module';
 
 /**
- * Porting (UK GNP): submissions validated as the node validates them, the port list
+ * Porting (UK GNP): submissions checked against the contract's rules (rules.ts), the port list
  * (outstanding, and finished within 90 days), one port with its events, the losing providers,
  * and (through the admin API) status changes that push the `porting` webhook.
  */
@@ -132,7 +132,7 @@ export function portingRoutes(r: Router, m: WholesaleSandbox): void {
 		on(r, 'POST', base, (req, res) => {
 			const account = req.account;
 			const submission: unknown = req.bodyKind === 'json' ? req.bodyJson : req.bodyParams;
-			const errors = issueTexts(validatePortSubmission(submission));
+			const errors = portSubmissionProblems(submission);
 			if (!isRecord(submission)) throw failure(400, errors.length ? errors : ['The port submission must be an object']);
 			if (submission.lcp_cupid !== undefined && submission.lcp_cupid !== null && submission.lcp_cupid !== '') {
 				const cupid = String(submission.lcp_cupid).padStart(3, '0');

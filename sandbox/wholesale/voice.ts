@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 
-import { validateChannelLimits, validateTrunkName } from '../../nodes/WholesaleVoice/validation';
 import type { Router } from '../core/http';
 import type { WsRequest } from './context';
-import { failure, integerParam, issueTexts, on, ok, reply, text } from './context';
+import { failure, integerParam, on, ok, reply, text } from './context';
 import { destinationOf } from './destinations';
 import { CDR_WINDOW_DAYS, dateTimeParam, matchesFilter, readFilter, windowStart } from './filters';
 import { DAY_MS, gmt, prng, round, seedOf, startOfDay, ukLocal } from './php';
 import { checkReportDate } from './reports';
+import { RATE_UNITS, channelLimitProblems, rateLimitForm, trunkNameProblem } from './rules';
 import type { Account, CallInProgress, Cdr, Trunk } from './seed';
 import { TRUNK_CONCURRENT_OPTIONS, TRUNK_RATE_OPTIONS, billedSeconds, charge } from './seed';
 import { cdrDocument } from './webhooks';
@@ -227,10 +227,10 @@ function trunkChanges(req: WsRequest, legacy: boolean): { changes: Partial<Trunk
 			else if ((typeof value === 'number' && Number.isInteger(value) && value >= 0) || (typeof value === 'string' && /^\s*\d+\s*$/.test(value))) limits[key] = Number(value);
 			else errors.push(`${key} must be a whole number of 0 or more, or null for no limit`);
 		} else if ((TRUNK_RATE_OPTIONS as readonly string[]).includes(key)) {
-			const match = typeof value === 'string' ? /^(\d+)\/(12h|10s|1s)$/.exec(value.trim()) : null;
+			const form = rateLimitForm(value);
 			if (nullish(value)) limits[key] = null;
-			else if (match && Number(match[1]) >= 1) limits[key] = `${Number(match[1])}/${match[2]}`;
-			else errors.push(`${key} must be calls/duration with a duration of 12h, 10s or 1s (e.g. 5/10s), or null for no limit`);
+			else if (form) limits[key] = form;
+			else errors.push(`${key} must be calls/duration with a duration of ${RATE_UNITS.slice(0, -1).join(', ')} or ${RATE_UNITS[RATE_UNITS.length - 1]} (e.g. 5/10s), or null for no limit`);
 		} else if (key === 'cli_format') {
 			const v = String(value).trim();
 			if (CLI_FORMATS.includes(v)) changes.cli_format = v;
@@ -263,8 +263,8 @@ function trunkRoutes(r: Router, m: WholesaleSandbox, resource: 'trunks' | 'outbo
 	on(r, 'PUT', `${base}/:trunk`, (req, res) => {
 		const account = req.account;
 		const name = req.params.trunk;
-		const nameIssues = validateTrunkName('trunk', name, account.id);
-		if (nameIssues.length) throw failure(400, `Invalid trunk name ${name}: trunk names are ${account.id}-{name}, without spaces or slashes`);
+		const nameProblem = trunkNameProblem(name, account.id);
+		if (nameProblem) throw failure(400, `Invalid trunk name ${name}: ${nameProblem}`);
 		const existing = account.trunks.find((t) => t.name === name);
 		const type = text(req, 'type');
 		const { changes, rename, errors } = trunkChanges(req, legacy);
@@ -306,7 +306,7 @@ function trunkRoutes(r: Router, m: WholesaleSandbox, resource: 'trunks' | 'outbo
 		}
 		if (rename !== undefined && rename !== existing.name) {
 			if (existing.name.endsWith('-L001')) errors.push(`The default trunk ${existing.name} cannot be renamed`);
-			else if (validateTrunkName('name', rename, account.id).length) errors.push(`Invalid trunk name ${rename}: trunk names are ${account.id}-{name}`);
+			else if (trunkNameProblem(rename, account.id)) errors.push(`Invalid trunk name ${rename}: ${trunkNameProblem(rename, account.id)}`);
 			else if (account.trunks.some((t) => t.name === rename)) errors.push(`A trunk ${rename} already exists`);
 		}
 		if (errors.length) throw failure(400, errors);
@@ -345,8 +345,8 @@ export function voiceRoutes(r: Router, m: WholesaleSandbox): void {
 		if (!limits.channel_allocation_adjustable) {
 			throw failure(400, 'The limits of this account are not adjustable: it has no dedicated channel allocation. Ask your account manager for higher limits.');
 		}
-		const issues = validateChannelLimits(req.input.limit_concurrent_in, req.input.limit_concurrent_out, limits.channel_allocation);
-		if (issues.length) throw failure(400, issueTexts(issues));
+		const errors = channelLimitProblems(req.input.limit_concurrent_in, req.input.limit_concurrent_out, limits.channel_allocation);
+		if (errors.length) throw failure(400, errors);
 		limits.limit_concurrent_in = Number(req.input.limit_concurrent_in);
 		limits.limit_concurrent_out = Number(req.input.limit_concurrent_out);
 		reply(req, res, ok(limitsRecord(req.account)));
