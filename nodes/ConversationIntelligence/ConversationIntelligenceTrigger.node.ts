@@ -5,17 +5,29 @@ import type {
 	ITriggerFunctions,
 	ITriggerResponse,
 } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
+import { platformApi } from '../shared/apis';
 import { heartbeatTimeoutOption, triggerOptions } from '../shared/streams/options';
+import type { Refusal } from '../shared/streams/refusals';
+import { clearRefusal, credentialFingerprint, pendingRefusal, recordRefusal, refusalMessage } from '../shared/streams/refusals';
 import { filtersFrom, sessionEventItem, sessionEventMatches, sessionFilterFields } from './events';
 import { SessionEventStream } from './sessionStream';
 import { sessionStreamAccess } from './stream';
 
+/** What the trigger keeps in workflow static data, per session: where to resume, and whether it is over. */
 interface ResumeState {
 	sessionId?: string;
 	lastEventId?: string;
+	/** The session ended (or never existed): no token is fetched for it again, after a restart too. */
+	ended?: { at: string; reason: string };
 }
+
+function endedMessage(sessionId: string, ended: { at: string; reason: string }): string {
+	return `Session ${sessionId} is over (${ended.reason}, ${ended.at}): this trigger has nothing more to listen to`;
+}
+
+const ENDED_DESCRIPTION = 'Set the Session ID of another session to listen to it, or unpublish the workflow. Nothing is sent to the service for an ended session.';
 
 export class ConversationIntelligenceTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -56,40 +68,80 @@ export class ConversationIntelligenceTrigger implements INodeType {
 		});
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		const manual = this.getMode() === 'manual';
+		const node = this.getNode();
 		// The last emitted id survives restarts (static data is saved with each emit), so a restart resumes there.
 		const state = this.getWorkflowStaticData('node') as ResumeState;
 		if (state.sessionId !== sessionId) {
 			state.sessionId = sessionId;
 			delete state.lastEventId;
+			delete state.ended;
 		}
-		let reportedMalformed = false;
+		if (state.ended && !manual) throw new NodeOperationError(node, endedMessage(sessionId, state.ended), { description: ENDED_DESCRIPTION });
+
+		const key = `${this.getWorkflow().id ?? ''}|${node.id ?? node.name}`;
+		const fingerprint = credentialFingerprint(await this.getCredentials(platformApi.credentialType));
+		const refusedError = (refusal: Refusal) =>
+			new NodeApiError(node, {}, {
+				message: refusalMessage(platformApi.label, refusal),
+				description: 'Check the API key of the credential and that it has the intelligence:read scope.',
+			});
+		const holding = pendingRefusal(key, fingerprint);
+		if (holding && !manual) throw refusedError(holding);
+
+		let activated = false;
 		let testEventSent = false;
+		const end = (reason: string) => {
+			const ended = { at: new Date().toISOString(), reason };
+			if (!manual) state.ended = ended;
+			this.logger.info(`Conversation Intelligence Trigger: ${endedMessage(sessionId, ended)}`);
+			// Shown where n8n shows trigger problems; n8n's reactivation then fails at once, sending nothing.
+			if (activated && !manual) this.emitError(new NodeOperationError(node, endedMessage(sessionId, ended), { description: ENDED_DESCRIPTION }));
+		};
 		const stream: SessionEventStream = new SessionEventStream({
-			node: this.getNode(),
 			...(await sessionStreamAccess(this, sessionId)),
 			lastEventId: manual ? undefined : state.lastEventId,
 			heartbeatWindowMs: Number(options.heartbeatTimeoutSeconds ?? 90) * 1000,
 			onEvent: (event, id) => {
 				if (!manual && id) state.lastEventId = id;
+				const last = event.event_type === 'session_ended';
+				if (last && !manual) state.ended = { at: new Date().toISOString(), reason: 'the session_ended event arrived' };
 				if (testEventSent || !sessionEventMatches(event, filters)) return;
-				this.emit([this.helpers.returnJsonArray([sessionEventItem(event, id)])]);
+				const item = sessionEventItem(event, id);
+				// The last event says so in its own execution data: the listener stops with it.
+				if (last) Object.assign(item, { listening: false, note: `The session ended; this trigger stops listening to ${sessionId}.` });
+				this.emit([this.helpers.returnJsonArray([item])]);
 				if (manual) {
 					// A test run needs one event; the stream is closed right after it.
 					testEventSent = true;
 					void stream.stop();
 				}
 			},
-			onEnded: () => this.logger.info(`Conversation Intelligence session ${sessionId} ended; the stream is closed`),
-			onPermanentFailure: (error) => this.emitError(error),
+			onEnded: end,
+			onRefused: (status, message) => {
+				if (!activated) return;
+				void (async () => {
+					const current = credentialFingerprint(await this.getCredentials(platformApi.credentialType));
+					this.emitError(refusedError(recordRefusal(key, status, message, current)));
+				})();
+			},
 			onTransientFailure: (reason, retryInMs) =>
 				this.logger.info(`Conversation Intelligence stream: ${reason}; reconnecting in ${retryInMs} ms`),
-			onMalformed: (data) => {
-				if (reportedMalformed) return;
-				reportedMalformed = true;
-				this.logger.warn(`Conversation Intelligence stream: skipped an event that is not JSON: ${data.slice(0, 200)}`);
-			},
+			onIncident: (excerpt) => this.logger.warn(`Conversation Intelligence stream: skipped an event that is not a JSON object: ${excerpt}`),
 		});
 		stream.start();
+		const first = await stream.firstOutcome;
+		if (first.kind === 'refused') {
+			await stream.stop();
+			throw refusedError(recordRefusal(key, first.status, first.message, fingerprint));
+		}
+		if (first.kind === 'ended' && !manual) {
+			await stream.stop();
+			throw new NodeOperationError(node, endedMessage(sessionId, state.ended ?? { at: new Date().toISOString(), reason: first.reason }), {
+				description: ENDED_DESCRIPTION,
+			});
+		}
+		if (first.kind === 'connected') clearRefusal(key);
+		activated = true;
 		return { closeFunction: async () => await stream.stop() };
 	}
 }

@@ -5,14 +5,17 @@ import { SESSION_EVENT_TYPES } from './sessionStream';
 /**
  * Session events as flat items under the API's own field names. Operator results and errors
  * have the operator and its granularity lifted to the top, and the result's `value`, `tags` or
- * `found` beside it, whatever the output type; other events are flat already.
+ * `found` beside it, whatever the output type; other events are flat already. `event_id` is the
+ * event's own id as the service sends it (operator results carry one); `stream_event_id` is the
+ * stream's id of the message, the one to resume after (they differ: resuming after an operator
+ * result's own id would replay the session).
  */
-export function sessionEventItem(event: IDataObject, id: string): IDataObject {
+export function sessionEventItem(event: IDataObject, streamId: string): IDataObject {
 	const { operator, result, ...rest } = event as IDataObject & {
 		operator?: IDataObject;
 		result?: IDataObject;
 	};
-	const item: IDataObject = { event_id: event.event_id ?? (id || null), ...rest };
+	const item: IDataObject = { event_id: event.event_id ?? null, stream_event_id: streamId || null, ...rest };
 	if (operator && typeof operator === 'object') {
 		const granularity = (operator.granularity ?? {}) as IDataObject;
 		Object.assign(item, {

@@ -1,10 +1,10 @@
-import type { FetchLike } from 'eventsource';
-import { EventSource } from 'eventsource';
-import type { IDataObject, INode } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
+import type { StreamResponse } from '../shared/operation';
 import type { BackoffOptions } from '../shared/streams/backoff';
-import { DEFAULT_BACKOFF, Watchdog, backoffDelay, cancellableSleep } from '../shared/streams/backoff';
+import { DEFAULT_BACKOFF, backoffDelay } from '../shared/streams/backoff';
+import { SseParser } from '../shared/streams/sse';
+import { Watchdog, cancellableWait } from '../shared/timers';
 
 export const SESSION_EVENT_TYPES = [
 	'session_started',
@@ -15,30 +15,39 @@ export const SESSION_EVENT_TYPES = [
 ] as const;
 
 /**
- * One session's Server-Sent Events stream, held with the `eventsource` package. Each connection
- * gets a fresh stream token (tokens are short-lived) and resumes with `Last-Event-ID`; an event id
- * seen before is dropped; silence past the heartbeat window counts as a dead connection;
- * transient failures reconnect with capped, jittered backoff; `session_ended` ends it for good.
+ * One session's Server-Sent Events stream, read through n8n's request helper and parsed by the
+ * package's own SSE parser. Each connection gets a fresh stream token (tokens are short-lived) and
+ * resumes with `Last-Event-ID`; an event id seen before is dropped; silence past the heartbeat
+ * window counts as a dead connection; transient failures reconnect with capped, jittered backoff
+ * (at least the server's `retry:`). It ends for good when the session ends: a `session_ended`
+ * event, a 204 (nothing more to send), a 410 or an answer that says the session has ended; when the
+ * session does not exist (404); or when the key is refused (401/403 on the token: the trigger
+ * decides when to try again).
  */
 export interface SessionStreamOptions {
-	node: INode;
-	/** A fresh stream token; failures are NodeApiErrors from the transport. */
+	/** A fresh stream token; failures are NodeApiErrors from the transport (`httpCode` set). */
 	fetchToken: () => Promise<string>;
-	eventsUrl: (token: string) => string;
+	/** Opens the events stream with a token, resuming after `lastEventId`. */
+	open: (token: string, lastEventId: string | undefined, signal: AbortSignal) => Promise<StreamResponse>;
 	lastEventId?: string;
 	heartbeatWindowMs: number;
 	backoff?: BackoffOptions;
-	onEvent: (event: IDataObject, id: string) => void;
-	onEnded: () => void;
-	/** The key is refused, lacks a scope, or the session does not exist. */
-	onPermanentFailure: (error: Error) => void;
+	/** A session event and its stream id (the SSE `id`: what resuming needs). */
+	onEvent: (event: IDataObject, streamId: string) => void;
+	/** The session ended, or never existed: nothing more will come. */
+	onEnded: (reason: string) => void;
+	/** The key was refused (401/403 fetching a token). */
+	onRefused: (status: number, message: string) => void;
 	onTransientFailure?: (reason: string, retryInMs: number) => void;
-	onMalformed?: (data: string) => void;
-	/** Test seam: the fetch the EventSource uses. */
-	fetch?: typeof fetch;
+	/** An event whose data is not a JSON object (skipped). */
+	onIncident?: (excerpt: string) => void;
 }
 
 const MAX_REMEMBERED_IDS = 10_000;
+
+const isObject = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
+/** An answer that says in words that the session is over. */
+const ENDED_TEXT = /session[\s_-]*(has[\s_-]*)?(ended|closed|finished)|session_ended/i;
 
 /** Event ids already handed on, oldest forgotten first. */
 class RecentIds {
@@ -54,19 +63,34 @@ class RecentIds {
 	}
 }
 
-interface ConnectionOutcome {
-	ended?: boolean;
-	status?: number;
-	reason: string;
-	receivedEvents: boolean;
+export type SessionOutcome =
+	| { kind: 'connected' }
+	| { kind: 'ended'; reason: string }
+	| { kind: 'refused'; status: number; message: string }
+	| { kind: 'failed'; reason: string };
+
+interface Attempt {
+	outcome: SessionOutcome;
+	receivedEvents?: boolean;
+	retryMs?: number;
+}
+
+/** Whether a failure answer means the session is over (204 is handled as an answer, not a failure). */
+export function endedAnswer(status: number, text: string): string | undefined {
+	if (status === 410) return 'the service answered 410 Gone';
+	if (status === 404) return 'the session does not exist (404)';
+	return ENDED_TEXT.test(text) ? `the service said: ${text.slice(0, 200)}` : undefined;
 }
 
 export class SessionEventStream {
 	private stopped = false;
-	private closeCurrent?: () => void;
+	private readonly closing = new AbortController();
 	private sleeping?: { cancel: () => void };
 	private running?: Promise<void>;
 	private readonly seen = new RecentIds();
+	private resolveFirst: (outcome: SessionOutcome) => void = () => {};
+	/** The first connection's outcome, for the trigger to wait on before activation completes. */
+	readonly firstOutcome = new Promise<SessionOutcome>((resolve) => (this.resolveFirst = resolve));
 	lastEventId?: string;
 	connections = 0;
 
@@ -80,120 +104,126 @@ export class SessionEventStream {
 
 	async stop(): Promise<void> {
 		this.stopped = true;
-		this.closeCurrent?.();
+		this.closing.abort();
 		this.sleeping?.cancel();
+		this.resolveFirst({ kind: 'failed', reason: 'stopped' });
 		await this.running;
 	}
 
 	private async loop(): Promise<void> {
 		let failures = 0;
 		while (!this.stopped) {
-			let token: string;
-			try {
-				token = await this.options.fetchToken();
-			} catch (error) {
-				const status = Number((error as NodeApiError).httpCode);
-				if ([401, 403, 404].includes(status)) {
-					this.options.onPermanentFailure(error as Error);
-					return;
-				}
-				failures = await this.pause(failures, `stream token request failed: ${(error as Error).message}`);
-				continue;
-			}
-			const outcome = await this.connect(token);
+			const attempt = await this.attempt();
 			if (this.stopped) return;
-			if (outcome.ended) {
-				this.options.onEnded();
+			const { outcome } = attempt;
+			this.resolveFirst(outcome);
+			if (outcome.kind === 'ended') {
+				this.options.onEnded(outcome.reason);
 				return;
 			}
-			if (outcome.status === 404) {
-				this.options.onPermanentFailure(
-					new NodeApiError(this.options.node, { httpCode: '404' }, { message: 'The session does not exist (404)', httpCode: '404' }),
-				);
+			if (outcome.kind === 'refused') {
+				this.options.onRefused(outcome.status, outcome.message);
 				return;
 			}
-			if (outcome.receivedEvents) failures = 0;
-			// 401 on the events URL means the token expired or was refused: the next attempt fetches a new one.
-			failures = await this.pause(failures, outcome.reason);
+			if (attempt.receivedEvents) failures = 0;
+			// At once after the first failure, then with backoff; never sooner than the server's retry.
+			const backoff = failures === 0 ? 0 : backoffDelay(failures - 1, this.options.backoff ?? DEFAULT_BACKOFF);
+			const delay = Math.max(backoff, attempt.retryMs ?? 0);
+			failures++;
+			this.options.onTransientFailure?.(outcome.kind === 'failed' ? outcome.reason : 'the stream closed', delay);
+			if (delay > 0) {
+				const pause = cancellableWait(delay);
+				this.sleeping = pause;
+				await pause.promise;
+				this.sleeping = undefined;
+			}
 		}
 	}
 
-	/** Waits before the next attempt: at once after the first failure, then with backoff. */
-	private async pause(failures: number, reason: string): Promise<number> {
-		const delay = failures === 0 ? 0 : backoffDelay(failures - 1, this.options.backoff ?? DEFAULT_BACKOFF);
-		this.options.onTransientFailure?.(reason, delay);
-		if (delay > 0 && !this.stopped) {
-			const sleep = cancellableSleep(delay);
-			this.sleeping = sleep;
-			await sleep.promise;
-			this.sleeping = undefined;
+	private async attempt(): Promise<Attempt> {
+		let token: string;
+		try {
+			token = await this.options.fetchToken();
+		} catch (error) {
+			const status = Number((error as { httpCode?: string }).httpCode);
+			const message = (error as Error).message;
+			if (status === 401 || status === 403) return { outcome: { kind: 'refused', status, message } };
+			const ended = endedAnswer(status, message);
+			if (ended) return { outcome: { kind: 'ended', reason: ended } };
+			return { outcome: { kind: 'failed', reason: `stream token request failed: ${message}` } };
 		}
-		return failures + 1;
+		return await this.connect(token);
 	}
 
-	private connect(token: string): Promise<ConnectionOutcome> {
-		return new Promise((resolve) => {
-			let receivedEvents = false;
-			let settled = false;
-			const watchdog = new Watchdog(this.options.heartbeatWindowMs, () =>
-				finish({ reason: `no data for ${Math.round(this.options.heartbeatWindowMs / 1000)} s (heartbeat missed)` }),
-			);
-			const baseFetch = this.options.fetch ?? fetch;
-			// Every connection sends the last id seen, and every byte (pings included) keeps the watchdog quiet.
-			const observedFetch: FetchLike = async (url, init) => {
-				const headers: Record<string, string> = { ...init.headers };
-				if (this.lastEventId) headers['Last-Event-ID'] = this.lastEventId;
-				const response = await baseFetch(url, { ...init, headers } as RequestInit);
-				if (!response.body) return response;
-				const body = response.body.pipeThrough(
-					new TransformStream<Uint8Array, Uint8Array>({
-						transform: (chunk, controller) => {
-							watchdog.alive();
-							controller.enqueue(chunk);
-						},
-					}),
-				);
-				return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
-			};
-			const source = new EventSource(this.options.eventsUrl(token), { fetch: observedFetch });
-			this.connections++;
-			const finish = (outcome: Omit<ConnectionOutcome, 'receivedEvents'>) => {
-				if (settled) return;
-				settled = true;
-				watchdog.stop();
-				source.close();
-				this.closeCurrent = undefined;
-				resolve({ ...outcome, receivedEvents });
-			};
-			this.closeCurrent = () => finish({ reason: 'stopped' });
-			const onMessage = (message: MessageEvent) => {
-				watchdog.alive();
-				let event: IDataObject;
+	private async connect(token: string): Promise<Attempt> {
+		const connection = new AbortController();
+		const onClose = () => connection.abort();
+		this.closing.signal.addEventListener('abort', onClose, { once: true });
+		let silent = false;
+		let body: (AsyncIterable<Uint8Array> & { destroy(error?: Error): void }) | undefined;
+		const watchdog = new Watchdog(this.options.heartbeatWindowMs, () => {
+			silent = true;
+			connection.abort();
+			body?.destroy();
+		});
+		let receivedEvents = false;
+		let retryMs: number | undefined;
+		let ended: string | undefined;
+		const parser = new SseParser({
+			onEvent: (message) => {
+				let event: unknown;
 				try {
-					event = JSON.parse(String(message.data)) as IDataObject;
+					event = JSON.parse(message.data);
 				} catch {
-					this.options.onMalformed?.(String(message.data));
+					event = undefined;
+				}
+				if (!isObject(event)) {
+					this.options.onIncident?.(message.data.slice(0, 200));
 					return;
 				}
-				const id = message.lastEventId || String(event.event_id ?? '');
-				if (id && this.seen.has(id)) return;
-				if (id) {
-					this.seen.add(id);
-					this.lastEventId = id;
-				}
+				// The message's own id tells it apart from a replayed one; the standard's last id (kept
+				// across messages) is what a reconnection resumes after.
+				if (message.id && this.seen.has(message.id)) return;
+				if (message.id) this.seen.add(message.id);
+				if (message.lastEventId) this.lastEventId = message.lastEventId;
 				receivedEvents = true;
-				this.options.onEvent(event, id);
-				if (event.event_type === 'session_ended') finish({ ended: true, reason: 'session ended' });
-			};
-			source.addEventListener('message', onMessage);
-			// A server that names its events (`event: operator_result`) sends them to listeners of that name.
-			for (const type of SESSION_EVENT_TYPES) source.addEventListener(type, onMessage as never);
-			source.addEventListener('open', () => watchdog.alive());
-			source.addEventListener('error', (error) => {
-				const status = (error as { code?: number }).code;
-				finish({ status, reason: status ? `HTTP ${status}` : (error as { message?: string }).message || 'connection lost' });
-			});
-			watchdog.alive();
+				this.options.onEvent(event, message.id ?? message.lastEventId);
+				if (event.event_type === 'session_ended') {
+					ended = 'the session_ended event arrived';
+					connection.abort();
+					body?.destroy();
+				}
+			},
+			onRetry: (ms) => (retryMs = ms),
 		});
+		try {
+			watchdog.alive();
+			const response = await this.options.open(token, this.lastEventId, connection.signal);
+			this.connections++;
+			if (!response.ok) {
+				const reason = endedAnswer(response.status, response.text);
+				if (reason) return { outcome: { kind: 'ended', reason } };
+				// 401 on the events URL: the token expired or was refused; the next attempt fetches a new one.
+				return { outcome: { kind: 'failed', reason: response.message }, retryMs };
+			}
+			body = response.body;
+			if (response.status === 204) {
+				return { outcome: { kind: 'ended', reason: 'the service answered 204: the session has nothing more to send' } };
+			}
+			this.resolveFirst({ kind: 'connected' });
+			for await (const chunk of body) {
+				watchdog.alive();
+				parser.push(chunk);
+			}
+			return ended ? { outcome: { kind: 'ended', reason: ended } } : { outcome: { kind: 'failed', reason: 'the server closed the stream' }, receivedEvents, retryMs };
+		} catch (error) {
+			if (ended) return { outcome: { kind: 'ended', reason: ended } };
+			const reason = silent ? `no data for ${Math.round(this.options.heartbeatWindowMs / 1000)} s (heartbeat missed)` : (error as Error).message || 'connection lost';
+			return { outcome: { kind: 'failed', reason }, receivedEvents, retryMs };
+		} finally {
+			watchdog.stop();
+			this.closing.signal.removeEventListener('abort', onClose);
+			body?.destroy();
+		}
 	}
 }

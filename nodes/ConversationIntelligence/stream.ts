@@ -19,16 +19,19 @@ export function streamToken(body: unknown): string | undefined {
 	return typeof token === 'string' && token ? token : undefined;
 }
 
-/** What a session stream needs from n8n: a fresh token on demand, and the events URL for it. */
+/**
+ * What a session stream needs from n8n: a fresh token on demand (a new client each time, so a
+ * credential fixed meanwhile is used), and the events stream opened with it. The session id is
+ * checked before anything is sent.
+ */
 export async function sessionStreamAccess(context: IExecuteFunctions | ITriggerFunctions, sessionId: string) {
-	const client = createClient(context, platformApi, { labels: { sessionId: 'Session ID' } });
-	const environment = await client.environment();
+	const labels = { sessionId: 'Session ID' };
 	const events = sessionPath(sessionId, '/events');
-	// Checked now, so a bad session id fails before any token is fetched.
-	const eventsBase = environment.absoluteUrl(events.path, events.pathParams);
+	const client = createClient(context, platformApi, { labels });
+	(await client.environment()).absoluteUrl(events.path, events.pathParams);
 	return {
 		fetchToken: async () => {
-			const response = await client.request({ method: 'GET', ...sessionPath(sessionId, '/stream-token') });
+			const response = await createClient(context, platformApi, { labels }).request({ method: 'GET', ...sessionPath(sessionId, '/stream-token') });
 			const token = streamToken(response.body);
 			if (!token) {
 				throw new NodeApiError(context.getNode(), { httpCode: String(response.status) }, {
@@ -37,6 +40,18 @@ export async function sessionStreamAccess(context: IExecuteFunctions | ITriggerF
 			}
 			return token;
 		},
-		eventsUrl: (token: string) => `${eventsBase}?token=${encodeURIComponent(token)}`,
+		// The token authenticates the events URL (a browser's EventSource cannot send the key): no credential goes with it.
+		open: async (token: string, lastEventId: string | undefined, signal: AbortSignal) =>
+			await client.stream(
+				{
+					method: 'GET',
+					...events,
+					qs: { token },
+					auth: false,
+					accept: 'text/event-stream',
+					headers: lastEventId ? { 'Last-Event-ID': lastEventId } : undefined,
+				},
+				signal,
+			),
 	};
 }

@@ -549,13 +549,12 @@ export function createClient(
 			// The connection must answer within it (below); silence later is the caller's heartbeat watch.
 			abortSignal: signal,
 		};
-		const limit = deadline(timeoutMs, () => new Error(`The ${api.label} did not answer ${where} within ${timeoutMs / 1000} s (timed out)`));
+		const limit = deadline(timeoutMs, () => new NodeApiError(node, {}, { message: `The ${api.label} did not answer ${where} within ${timeoutMs / 1000} s (timed out)`, itemIndex }));
 		let raw: RawResponse;
 		try {
 			raw = await raceAbort(send(context, api, httpOptions, req.auth !== false), limit.signal);
 		} catch (error) {
-			if (limit.signal.aborted) throw error;
-			throw signal.aborted ? error : networkError(context, api, where, error, forms, itemIndex);
+			throw limit.signal.aborted || signal.aborted ? asNodeError(node, error) : networkError(context, api, where, error, forms, itemIndex);
 		} finally {
 			limit.done();
 		}

@@ -1,6 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import type { ResourceSpec } from '../../shared/operation';
+import { wait } from '../../shared/timers';
 import { describeValue, hasControlCharacter, integerInRange, issues, required } from '../../shared/validation';
 import { filtersFrom, sessionEventItem, sessionEventMatches, sessionFilterFields } from '../events';
 import { SessionEventStream } from '../sessionStream';
@@ -60,7 +62,7 @@ export const session: ResourceSpec = {
 					name: 'lastEventId',
 					type: 'string',
 					default: '',
-					description: 'Only events after this one (an event_id from an earlier run); from the start of the session when empty',
+					description: 'Only events after this one: the stream_event_id of the last event of an earlier run; from the start of the session when empty',
 				},
 			],
 			validate: (p) =>
@@ -75,35 +77,38 @@ export const session: ResourceSpec = {
 				),
 			// A stream, not a request: events are collected until one of the stop conditions.
 			run: async ({ node, itemIndex }, p) => {
+				const sessionId = String(p.sessionId).trim();
 				const filters = filtersFrom(p);
-				const access = await sessionStreamAccess(node, String(p.sessionId).trim());
+				const access = await sessionStreamAccess(node, sessionId);
 				const items: IDataObject[] = [];
-				let failure: Error | undefined;
-				let finished: () => void = () => {};
-				const done = new Promise<void>((resolve) => (finished = resolve));
+				let refused: Error | undefined;
+				let ended: string | undefined;
+				const done = new AbortController();
 				const stream = new SessionEventStream({
-					node: node.getNode(),
 					...access,
 					lastEventId: String(p.lastEventId ?? '').trim() || undefined,
 					heartbeatWindowMs: 90_000,
 					onEvent: (event, id) => {
-						if (!sessionEventMatches(event, filters)) return;
+						if (done.signal.aborted || !sessionEventMatches(event, filters)) return;
 						items.push(sessionEventItem(event, id));
-						if (items.length >= Number(p.maxEvents)) finished();
+						if (items.length >= Number(p.maxEvents)) done.abort();
 					},
-					onEnded: () => finished(),
-					onPermanentFailure: (error) => {
-						failure = error;
-						finished();
+					onEnded: (reason) => {
+						ended = reason;
+						done.abort();
+					},
+					onRefused: (status, message) => {
+						refused = new NodeApiError(node.getNode(), {}, { message, httpCode: String(status), itemIndex });
+						done.abort();
 					},
 				});
-				const timer = setTimeout(() => finished(), Number(p.timeLimitSeconds) * 1000);
 				stream.start();
-				await done;
-				clearTimeout(timer);
+				await wait(Number(p.timeLimitSeconds) * 1000, done.signal);
 				await stream.stop();
-				if (failure && items.length === 0) throw failure;
+				if (refused && items.length === 0) throw refused;
 				node.logger.debug(`Watch Events (item ${itemIndex}): ${items.length} events from ${stream.connections} connection(s)`);
+				// A session that is over says so, rather than ending the workflow with no item.
+				if (ended && items.length === 0) return [{ session_id: sessionId, ended: true, reason: ended, events: 0 }];
 				return items;
 			},
 		},

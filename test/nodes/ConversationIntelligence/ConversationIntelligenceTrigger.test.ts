@@ -1,6 +1,7 @@
 import type { IDataObject, INodeExecutionData, INodeParameters, ITriggerResponse } from 'n8n-workflow';
 
 import { ConversationIntelligenceTrigger } from '../../../nodes/ConversationIntelligence/ConversationIntelligenceTrigger.node';
+import { forgetRefusals } from '../../../nodes/shared/streams/refusals';
 import type { Sandbox } from '../../../sandbox';
 import { startSandbox } from '../../../sandbox';
 import { contexts } from '../../harness/n8n';
@@ -10,7 +11,10 @@ import { platformCredentials } from '../../harness/platformKit';
 let sandbox: Sandbox;
 beforeAll(async () => (sandbox = await startSandbox()));
 afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+beforeEach(() => {
+	sandbox.reset();
+	forgetRefusals();
+});
 
 const open: ITriggerResponse[] = [];
 afterEach(async () => {
@@ -63,7 +67,7 @@ test('events of a live session become flat items; the stream closes at session_e
 	expect(eventRequests()).toHaveLength(1);
 	expect(emitted[0].event_type).toBe('session_started');
 	expect(emitted.filter((e) => e.event_type === 'transcript_utterance').every((e) => e.is_final)).toBe(true);
-	const ids = emitted.map((e) => e.event_id);
+	const ids = emitted.map((e) => e.stream_event_id);
 	expect(new Set(ids).size).toBe(ids.length);
 });
 
@@ -133,17 +137,40 @@ test('named events (event: lines) and a malformed data line', async () => {
 	await waitFor(() => emitted.length === 4);
 });
 
-test('a revoked key stops the trigger through emitError', async () => {
-	const { errors } = await startTrigger({ sessionId: 'sess_demo_transcript' }, { label: 'revoked' });
-	await waitFor(() => errors.length === 1);
-	expect(errors[0].message).toMatch(/\(401\)/);
+test('a revoked key fails the activation; n8n\'s reactivations fetch no token until the wait is over', async () => {
+	await expect(startTrigger({ sessionId: 'sess_demo_transcript' }, { label: 'revoked' })).rejects.toThrow(/\(401\).*tries again at/s);
+	for (let i = 0; i < 3; i++) await expect(startTrigger({ sessionId: 'sess_demo_transcript' }, { label: 'revoked' })).rejects.toThrow(/401/);
+	expect(tokenRequests()).toHaveLength(1);
 	expect(eventRequests()).toHaveLength(0);
+	// Another key (the credential fixed) is tried at once.
+	await startTrigger({ sessionId: 'sess_demo_transcript' });
+	await waitFor(() => streams().length === 1);
+	expect(tokenRequests()).toHaveLength(2);
 });
 
-test('an unknown session stops the trigger through emitError', async () => {
-	const { errors } = await startTrigger({ sessionId: 'sess_nope' });
+test('an unknown session fails the activation and is not asked for again', async () => {
+	const staticData: IDataObject = {};
+	await expect(startTrigger({ sessionId: 'sess_nope' }, { staticData })).rejects.toThrow(/Session sess_nope is over \(the session does not exist \(404\)/);
+	const asked = sandbox.context.log.list({ pathPrefix: '/intelligence/v1/sessions/sess_nope' }).length;
+	await expect(startTrigger({ sessionId: 'sess_nope' }, { staticData })).rejects.toThrow(/is over/);
+	expect(sandbox.context.log.list({ pathPrefix: '/intelligence/v1/sessions/sess_nope' })).toHaveLength(asked);
+});
+
+test('an ended session ends: the last event says so, n8n is told once, and no token is fetched for it again, after a restart too', async () => {
+	const { emitted, errors, staticData } = await startTrigger({ sessionId: 'sess_demo_transcript' });
+	await waitFor(() => streams().length === 1);
+	await admin('/sessions/sess_demo_transcript/script', { preset: 'demo', intervalMs: 2, wait: true });
 	await waitFor(() => errors.length === 1);
-	expect(errors[0].message).toMatch(/\(404\)/);
+	expect(emitted.at(-1)).toMatchObject({ event_type: 'session_ended', listening: false });
+	expect(errors[0].message).toMatch(/Session sess_demo_transcript is over \(the session_ended event arrived/);
+	const saved = JSON.parse(JSON.stringify(staticData())) as IDataObject;
+	expect(saved.ended).toEqual({ at: expect.any(String), reason: expect.stringMatching(/session_ended/) });
+	const tokens = tokenRequests().length;
+	// n8n activating it again, or a restart with the saved static data: fails at once, asks nothing.
+	await expect(startTrigger({ sessionId: 'sess_demo_transcript' }, { staticData: saved })).rejects.toThrow(/is over/);
+	expect(tokenRequests()).toHaveLength(tokens);
+	// Another session id starts afresh.
+	await startTrigger({ sessionId: 'sess_demo_quiet' }, { staticData: saved });
 });
 
 test('a restart resumes after the last event it emitted', async () => {
@@ -153,7 +180,7 @@ test('a restart resumes after the last event it emitted', async () => {
 	await waitFor(() => first.emitted.length === 5);
 	await first.response.closeFunction?.();
 	const saved = JSON.parse(JSON.stringify(first.staticData())) as IDataObject;
-	expect(saved.lastEventId).toBe(first.emitted[4].event_id);
+	expect(saved.lastEventId).toBe(first.emitted[4].stream_event_id);
 	await admin('/sessions/sess_demo_transcript/script', { events: Array.from({ length: 3 }, () => ({ event_type: 'operator_result' })), intervalMs: 1, wait: true });
 	const second = await startTrigger({ sessionId: 'sess_demo_transcript', eventTypes: ['operator_result'] }, { staticData: saved });
 	await waitFor(() => second.emitted.length === 3);
