@@ -13,6 +13,8 @@ export interface LoggedRequest {
 	body: unknown;
 	principal?: string;
 	status?: number;
+	/** The injected fault that answered it (`hang#3`), if one did. */
+	fault?: string;
 }
 
 export interface LogFilter {

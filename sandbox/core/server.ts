@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
+import type { FaultSpec } from './faults';
 import { FaultQueue } from './faults';
 import type { Handler, SandboxRequest } from './http';
 import { HttpError, Router, jsonBody, parseQuery, readBody, send } from './http';
@@ -125,10 +126,23 @@ export async function startSandboxServer(
 			send(res, 200, { reset: true });
 		})
 		.add('POST', '/faults', (req, res) => {
-			const fault = jsonBody<{ status: number; count?: number }>(req);
-			if (!fault || !Number.isInteger(fault.status)) throw new HttpError(400, { message: 'status is required' });
-			context.faults.add({ ...fault, count: fault.count ?? 1 } as never);
-			send(res, 200, { queued: true });
+			const fault = context.faults.add(jsonBody<FaultSpec>(req) as FaultSpec);
+			send(res, 200, { queued: true, fault });
+		})
+		.add('GET', '/faults', (_req, res) => send(res, 200, { faults: context.faults.list(), openAnswers: context.faults.openAnswers() }))
+		.add('GET', '/faults/:id', (req, res) => {
+			const fault = context.faults.get(Number(req.params.id));
+			if (!fault) throw new HttpError(404, { message: `No fault ${req.params.id} (it may have been used up)` });
+			send(res, 200, fault);
+		})
+		.add('DELETE', '/faults', (_req, res) => {
+			const removed = context.faults.list().length;
+			context.faults.clear();
+			send(res, 200, { removed });
+		})
+		.add('DELETE', '/faults/:id', (req, res) => {
+			if (!context.faults.remove(Number(req.params.id))) throw new HttpError(404, { message: `No fault ${req.params.id}` });
+			send(res, 200, { removed: 1 });
 		});
 
 	async function handleAdmin(req: SandboxRequest, res: ServerResponse): Promise<void> {
@@ -161,7 +175,9 @@ export async function startSandboxServer(
 			});
 			const fault = context.faults.take(module.name, req.method, req.fullPath);
 			if (fault) {
-				send(res, fault.status, fault.body ?? { message: `injected fault ${fault.status}` }, fault.headers);
+				entry.fault = `${fault.kind}#${fault.id}`;
+				if (fault.kind !== 'hang') entry.status = fault.status;
+				context.faults.play(fault, res, send);
 				return;
 			}
 			await module.handle(req, res);
@@ -190,6 +206,7 @@ export async function startSandboxServer(
 		reset,
 		close: async () => {
 			for (const m of modules) m.close();
+			context.faults.clear();
 			await new Promise<void>((resolve) => {
 				server.close(() => resolve());
 				for (const socket of sockets) socket.destroy();
