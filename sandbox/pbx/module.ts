@@ -2,6 +2,9 @@ import type { ServerResponse } from 'node:http';
 
 import type { SandboxRequest } from '../core/http';
 import { HttpError, Router, isJsonRequest, jsonBody, queryValue, send } from '../core/http';
+import type { StatusFault } from '../core/faults';
+import type { RefusalInput } from '../core/refusals';
+import { addRefusals, clearRefusals, listRefusals } from '../core/refusals';
 import type { SandboxContext, SandboxModule } from '../core/server';
 import { routeHandler } from '../core/server';
 import { parseTime, platformTime } from '../core/time';
@@ -21,9 +24,29 @@ import type {
 } from './seed';
 import { seedPbx } from './seed';
 import type { PbxEvent, StreamFaults, StreamSettings } from './stream';
-import { DEFAULT_STREAM_SETTINGS, PbxStream } from './stream';
+import { DEFAULT_STREAM_SETTINGS, PbxStream, streamFaultProblems } from './stream';
 
 export const PBX_PREFIX = '/api/v1';
+
+/** What a refused credential can be refused on: the live stream, its token, and the lists the poller reads. */
+export const PBX_REFUSAL_TARGETS = {
+	paths: {
+		stream: `${PBX_PREFIX}/stream`,
+		tokengenerator: `${PBX_PREFIX}/tokengenerator`,
+		calls: `${PBX_PREFIX}/customers/*/calls`,
+		sms: `${PBX_PREFIX}/customers/*/sms`,
+	},
+	all: `${PBX_PREFIX}/`,
+};
+
+export interface RestartInput {
+	/** How long new connections are refused (default 5000 ms). */
+	downMs?: number;
+	/** `stream` (default): only `/stream` is refused; `api`: every PBX request, as when the whole platform restarts. */
+	scope?: 'stream' | 'api';
+	/** `503` (default): answered 503 with Retry-After; `reset`: the connection is closed unanswered. */
+	refuseWith?: 503 | 'reset';
+}
 
 interface Token {
 	id: string;
@@ -86,6 +109,8 @@ export class PbxSandbox implements SandboxModule {
 	private windows = new Map<string, RateWindow>();
 	private timers = new Set<NodeJS.Timeout>();
 	private ids = new Map<string, number>();
+	private restartScope: 'stream' | 'api' = 'stream';
+	private restartRefusal: 503 | 'reset' = 503;
 	private readonly api: Router;
 
 	constructor(private readonly context: SandboxContext) {
@@ -115,6 +140,51 @@ export class PbxSandbox implements SandboxModule {
 		this.tokens.clear();
 		this.windows.clear();
 		this.ids.clear();
+		this.restartScope = 'stream';
+		this.restartRefusal = 503;
+	}
+
+	// ---- faults of a live platform ----------------------------------------------------
+
+	/** Refuses the credential on the stream, the token generator and the polled lists (or some of them). */
+	refuse(input: RefusalInput = {}): StatusFault[] {
+		return addRefusals(this.context.faults, this.name, PBX_REFUSAL_TARGETS, input, (status) =>
+			status === 401
+				? { body: { status: 401, message: 'Authentication required' }, headers: { 'WWW-Authenticate': 'Basic realm="Hosted PBX API"' } }
+				: { body: { status: 403, message: 'Access to this resource is forbidden' } },
+		);
+	}
+
+	refusals(): ReturnType<typeof listRefusals> {
+		return listRefusals(this.context.faults, this.name);
+	}
+
+	clearRefusals(): number {
+		return clearRefusals(this.context.faults, this.name);
+	}
+
+	/** A platform restart: every stream is dropped and new ones are refused for `downMs`. */
+	restartStream(input: RestartInput = {}): ReturnType<PbxStream['restart']> & { scope: string; refuseWith: 503 | 'reset' } {
+		const downMs = input.downMs ?? 5000;
+		if (!Number.isFinite(downMs) || downMs < 0 || downMs > 3_600_000) throw new HttpError(400, { message: 'downMs must be from 0 to 3600000' });
+		if (input.scope !== undefined && input.scope !== 'stream' && input.scope !== 'api') throw new HttpError(400, { message: 'scope must be stream or api' });
+		if (input.refuseWith !== undefined && input.refuseWith !== 503 && input.refuseWith !== 'reset') throw new HttpError(400, { message: 'refuseWith must be 503 or reset' });
+		this.restartScope = input.scope ?? 'stream';
+		this.restartRefusal = input.refuseWith ?? 503;
+		return { ...this.stream.restart(downMs), scope: this.restartScope, refuseWith: this.restartRefusal };
+	}
+
+	/** While restarting: a 503 with Retry-After, or the connection closed unanswered. */
+	private refuseWhileRestarting(req: SandboxRequest, res: ServerResponse): boolean {
+		if (this.restartScope === 'stream' && req.path.replace(/\/$/, '') !== '/stream') return false;
+		const left = this.stream.refuseWhileDown();
+		if (left <= 0) return false;
+		if (this.restartRefusal === 'reset') {
+			req.raw.socket.destroy();
+			res.destroy();
+			return true;
+		}
+		throw new HttpError(503, { status: 503, message: 'The service is restarting; try again shortly' }, { 'Retry-After': String(Math.ceil(left / 1000)) });
 	}
 
 	close(): void {
@@ -128,6 +198,7 @@ export class PbxSandbox implements SandboxModule {
 		if (req.rawMethod === 'POST' && /^(PUT|DELETE)$/i.test(queryValue(req.query, '_method') ?? '')) {
 			req.method = String(queryValue(req.query, '_method')).toUpperCase();
 		}
+		if (this.refuseWhileRestarting(req, res)) return;
 		const user = this.authenticate(req);
 		req.principal = `${user.username} (${user.level})`;
 		this.applyRateLimit(user, res);
@@ -848,9 +919,20 @@ export class PbxSandbox implements SandboxModule {
 			this.stream.rescheduleHeartbeats();
 			send(res, 200, this.stream.settings);
 		});
-		r.add('POST', '/stream/faults', (req, res) =>
-			send(res, 200, { applied: this.stream.applyFaults(input(req) as StreamFaults) }),
-		);
+		r.add('POST', '/stream/faults', (req, res) => {
+			const faults = input(req);
+			const problems = streamFaultProblems(faults);
+			if (problems.length) throw new HttpError(400, { message: problems.join('; '), problems });
+			send(res, 200, { applied: this.stream.applyFaults(faults as StreamFaults) });
+		});
+		r.add('POST', '/stream/restart', (req, res) => send(res, 200, this.restartStream(input(req) as RestartInput)));
+		r.add('GET', '/stream/restart', (_req, res) => send(res, 200, this.stream.restartState()));
+		r.add('GET', '/refuse', (_req, res) => send(res, 200, this.refusals()));
+		r.add('POST', '/refuse', (req, res) => {
+			this.refuse(input(req) as RefusalInput);
+			send(res, 200, this.refusals());
+		});
+		r.add('DELETE', '/refuse', (_req, res) => send(res, 200, { removed: this.clearRefusals() }));
 		r.add('POST', '/settings', (req, res) => {
 			this.settings = { ...this.settings, ...(input(req) as Partial<PbxSettings>) };
 			this.windows.clear();
