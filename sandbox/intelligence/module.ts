@@ -3,6 +3,9 @@ import { randomBytes } from 'node:crypto';
 
 import type { SandboxRequest } from '../core/http';
 import { HttpError, Router, jsonBody, queryValue, send } from '../core/http';
+import type { StatusFault } from '../core/faults';
+import type { RefusalInput } from '../core/refusals';
+import { addRefusals, clearRefusals, listRefusals } from '../core/refusals';
 import type { SandboxContext, SandboxModule } from '../core/server';
 import { routeHandler } from '../core/server';
 import type { KeyStore } from '../platform/keys';
@@ -10,7 +13,7 @@ import { addKeyAdminRoutes, platformKeys } from '../platform/keys';
 import type { Configuration, Granularity, OperatorRef, OutputType, ScriptEvent } from './seed';
 import { OUTPUT_TYPES, SUPPORT_CONFIG_UUID, demoScript, seedConfigurations } from './seed';
 import type { SseFaults, SseSettings, StoredEvent } from './stream';
-import { DEFAULT_SSE_SETTINGS, SseHub } from './stream';
+import { DEFAULT_SSE_SETTINGS, ENDED_STREAM_ANSWERS, ENDED_TOKEN_ANSWERS, SseHub, sseFaultProblems } from './stream';
 
 /**
  * The Conversation Intelligence service (`/intelligence/v1`): the operator upgrade of a
@@ -19,6 +22,12 @@ import { DEFAULT_SSE_SETTINGS, SseHub } from './stream';
  */
 
 export const INTELLIGENCE_PREFIX = '/intelligence/v1';
+
+/** What a refused key can be refused on: the stream-token endpoint, and the events endpoint itself. */
+export const INTELLIGENCE_REFUSAL_TARGETS = {
+	paths: { token: `${INTELLIGENCE_PREFIX}/sessions/*/stream-token`, events: `${INTELLIGENCE_PREFIX}/sessions/*/events` },
+	all: `${INTELLIGENCE_PREFIX}/`,
+};
 
 export type Speaker = 'caller' | 'recipient';
 
@@ -91,6 +100,11 @@ function invalidToken(message: string): HttpError {
 	return new HttpError(401, { status: 401, error: 'invalid_token', message });
 }
 
+/** The contract is silent on how an ended session is refused: 410 Gone, saying so in `error` and `message`. */
+function sessionGone(sessionId: string): HttpError {
+	return new HttpError(410, { status: 410, error: 'session has ended', message: `Session ${sessionId} has ended; its durable record is the conversation` });
+}
+
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
 /** A plausible result for an operator of a type, varied by `i`. */
@@ -129,7 +143,7 @@ export class IntelligenceSandbox implements SandboxModule {
 	private readonly api: Router;
 	private readonly streamApi: Router;
 
-	constructor(context: SandboxContext) {
+	constructor(private readonly context: SandboxContext) {
 		this.keys = platformKeys(context);
 		this.seedSessions();
 		this.api = this.buildApi();
@@ -164,6 +178,32 @@ export class IntelligenceSandbox implements SandboxModule {
 
 	close(): void {
 		this.stopEverything();
+	}
+
+	// ---- faults of a live service -----------------------------------------------------
+
+	/** Refuses the key on the stream-token endpoint (and the events endpoint, if asked). */
+	refuse(input: RefusalInput = {}): StatusFault[] {
+		return addRefusals(this.context.faults, this.name, INTELLIGENCE_REFUSAL_TARGETS, { targets: ['token'], ...input }, (status) =>
+			status === 401
+				? { body: { status: 401, error: 'unauthorized', message: 'The API key is invalid or has been revoked' }, headers: { 'WWW-Authenticate': 'Bearer realm="platform"' } }
+				: { body: { status: 403, error: 'insufficient_scope', message: 'The API key lacks the scope intelligence:read', required_scope: 'intelligence:read' } },
+		);
+	}
+
+	refusals(): ReturnType<typeof listRefusals> {
+		return listRefusals(this.context.faults, this.name);
+	}
+
+	clearRefusals(): number {
+		return clearRefusals(this.context.faults, this.name);
+	}
+
+	/** Stream faults on a session's open streams, or its next one (see SseFaults). */
+	applyStreamFaults(sessionId: string, faults: SseFaults): { applied: number; pending: boolean } {
+		const problems = sseFaultProblems(faults as Record<string, unknown>);
+		if (problems.length) throw new HttpError(400, { status: 400, error: 'validation_error', message: problems.join('; ') });
+		return this.hub.applyFaults(this.session(sessionId).session_id, faults);
 	}
 
 	private stopEverything(): void {
@@ -533,6 +573,7 @@ export class IntelligenceSandbox implements SandboxModule {
 		});
 		r.add('GET', '/sessions/:sessionId/stream-token', (req, res) => {
 			const session = this.session(req.params.sessionId);
+			if (session.state === 'ended' && this.hub.settings.endedToken === 'gone') throw sessionGone(session.session_id);
 			const now = Date.now();
 			for (const [key, stale] of this.tokens) if (stale.expiresAt < now - 60_000) this.tokens.delete(key);
 			const token: StreamToken = {
@@ -558,6 +599,14 @@ export class IntelligenceSandbox implements SandboxModule {
 			req.principal = `stream token for ${session.session_id}`;
 			const header = req.headers['last-event-id'];
 			const lastEventId = (Array.isArray(header) ? header[header.length - 1] : header)?.trim() || null;
+			if (session.state === 'ended') {
+				if (this.hub.settings.endedStream === 'gone') throw sessionGone(session.session_id);
+				if (this.hub.settings.endedStream === 'no_content' && lastEventId !== null) {
+					// Nothing more will come: the session has ended.
+					send(res, 204);
+					return;
+				}
+			}
 			const after = lastEventId === null ? -1 : (session.index.get(lastEventId) ?? -1);
 			this.hub.open(res, session.session_id, lastEventId, session.events.slice(after + 1), session.state === 'ended');
 		});
@@ -645,13 +694,20 @@ export class IntelligenceSandbox implements SandboxModule {
 		});
 		r.add('POST', '/sessions/:sessionId/faults', (req, res) => {
 			const session = this.session(req.params.sessionId);
-			const body = input(req) as SseFaults & Rep;
-			for (const key of Object.keys(body)) {
-				if (!['dropAfter', 'stall', 'malformed'].includes(key)) throw invalid(key, 'unknown fault; use dropAfter, stall or malformed');
+			const body = input(req);
+			const problems = sseFaultProblems(body);
+			if (problems.length) {
+				const [field, ...message] = problems[0].split(': ');
+				throw invalid(field, message.join(': '), { problems });
 			}
-			if (body.dropAfter !== undefined && (typeof body.dropAfter !== 'number' || !Number.isInteger(body.dropAfter))) throw invalid('dropAfter', 'must be an integer');
-			send(res, 200, this.hub.applyFaults(session.session_id, { dropAfter: body.dropAfter, stall: body.stall, malformed: body.malformed }));
+			send(res, 200, this.hub.applyFaults(session.session_id, body as SseFaults));
 		});
+		r.add('GET', '/refuse', (_req, res) => send(res, 200, this.refusals()));
+		r.add('POST', '/refuse', (req, res) => {
+			this.refuse(input(req) as RefusalInput);
+			send(res, 200, this.refusals());
+		});
+		r.add('DELETE', '/refuse', (_req, res) => send(res, 200, { removed: this.clearRefusals() }));
 		r.add('GET', '/streams', (_req, res) => send(res, 200, this.hub.list()));
 		r.add('GET', '/settings', (_req, res) => send(res, 200, this.settings));
 		r.add('POST', '/settings', (req, res) => {
@@ -661,6 +717,10 @@ export class IntelligenceSandbox implements SandboxModule {
 				if (!(key in current)) throw new HttpError(400, { message: `Unknown setting ${key}`, field: key });
 				if (typeof value !== typeof current[key] || (typeof value === 'number' && !(value >= 0))) {
 					throw new HttpError(400, { message: `${key} must be a ${typeof current[key] === 'number' ? 'non-negative number' : typeof current[key]}`, field: key });
+				}
+				const choices: Record<string, readonly string[]> = { endedStream: ENDED_STREAM_ANSWERS, endedToken: ENDED_TOKEN_ANSWERS };
+				if (choices[key] && !choices[key].includes(value as string)) {
+					throw new HttpError(400, { message: `${key} must be one of ${choices[key].join(', ')}`, field: key });
 				}
 				current[key] = value;
 			}

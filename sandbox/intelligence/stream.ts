@@ -1,11 +1,21 @@
 import type { ServerResponse } from 'node:http';
 
+import type { GarbagePattern } from '../core/noise';
+import { GARBAGE_CHUNK_BYTES, GARBAGE_PATTERNS, garbageBlock } from '../core/noise';
+
 /**
  * Server-Sent Events connections of the intelligence sessions. Each message is
  * `id: <event id>`, optionally `event: <event_type>`, then `data: <one-line JSON>` and a blank
  * line; `: ping` comments keep the connection alive. Faults: drop the socket after N more
- * events, stall (write nothing, not even pings), or write one `data:` line that is not JSON.
+ * events, stall (write nothing, not even pings), write one `data:` line that is not JSON, or
+ * write garbage (binary noise or stray text, up to megabytes in one line) between the frames.
  */
+
+/** What a connection to a session that has ended gets (the forms a client must read as "ended"). */
+export const ENDED_STREAM_ANSWERS = ['replay', 'no_content', 'gone'] as const;
+export type EndedStreamAnswer = (typeof ENDED_STREAM_ANSWERS)[number];
+export const ENDED_TOKEN_ANSWERS = ['issue', 'gone'] as const;
+export type EndedTokenAnswer = (typeof ENDED_TOKEN_ANSWERS)[number];
 
 export interface SseSettings {
 	heartbeatMs: number;
@@ -13,6 +23,21 @@ export interface SseSettings {
 	namedEvents: boolean;
 	/** The `retry:` advice written when a connection opens; 0 leaves it out. */
 	retryMs: number;
+	/**
+	 * A connection to an ended session: `replay` (what follows Last-Event-ID, ending with
+	 * `session_ended`, then the end of the response), `no_content` (204 when it resumes with a
+	 * Last-Event-ID), or `gone` (410 `{"error":"session has ended"}`).
+	 */
+	endedStream: EndedStreamAnswer;
+	/** The stream-token endpoint for an ended session: `issue` a token, or `gone` (410). */
+	endedToken: EndedTokenAnswer;
+}
+
+export interface SseGarbage {
+	/** Bytes of garbage (default 64). */
+	bytes?: number;
+	/** `binary` (default): random bytes without line breaks, one bogus line; `text`: stray lines of text; `braces`: an unclosed object. */
+	pattern?: GarbagePattern;
 }
 
 export interface SseFaults {
@@ -22,6 +47,29 @@ export interface SseFaults {
 	stall?: boolean;
 	/** Write one message whose `data:` line is not JSON. */
 	malformed?: boolean;
+	/** Write garbage between frames, ended by a blank line, so that no event is dispatched from it. */
+	garbage?: SseGarbage;
+}
+
+const MAX_SSE_GARBAGE = 512 * 1024 * 1024;
+
+/** Checks session stream faults as the admin API receives them. */
+export function sseFaultProblems(faults: Record<string, unknown>): string[] {
+	const problems: string[] = [];
+	for (const key of Object.keys(faults)) {
+		if (!['dropAfter', 'stall', 'malformed', 'garbage'].includes(key)) problems.push(`${key}: unknown fault; use dropAfter, stall, malformed or garbage`);
+	}
+	if (faults.dropAfter !== undefined && !Number.isInteger(faults.dropAfter)) problems.push('dropAfter: must be an integer');
+	for (const key of ['stall', 'malformed']) if (faults[key] !== undefined && typeof faults[key] !== 'boolean') problems.push(`${key}: must be true or false`);
+	if (faults.garbage !== undefined) {
+		const garbage = faults.garbage as Record<string, unknown>;
+		if (typeof garbage !== 'object' || garbage === null || Array.isArray(garbage)) problems.push('garbage: must be {bytes?, pattern?}');
+		else {
+			if (garbage.bytes !== undefined && !(Number.isInteger(garbage.bytes) && (garbage.bytes as number) >= 1 && (garbage.bytes as number) <= MAX_SSE_GARBAGE)) problems.push('garbage.bytes: must be from 1 to 536870912');
+			if (garbage.pattern !== undefined && !(GARBAGE_PATTERNS as readonly string[]).includes(String(garbage.pattern))) problems.push(`garbage.pattern: must be one of ${GARBAGE_PATTERNS.join(', ')}`);
+		}
+	}
+	return problems;
 }
 
 export interface StoredEvent {
@@ -45,9 +93,13 @@ export interface SseConnection {
 	closed: boolean;
 	/** Writes of this tick are being gathered into one. */
 	corked?: boolean;
+	/** Events held back while garbage is being streamed (undefined when none is). */
+	held?: StoredEvent[];
+	/** The response ends once the garbage has gone. */
+	endAfterGarbage?: boolean;
 }
 
-export const DEFAULT_SSE_SETTINGS: SseSettings = { heartbeatMs: 15_000, namedEvents: false, retryMs: 1000 };
+export const DEFAULT_SSE_SETTINGS: SseSettings = { heartbeatMs: 15_000, namedEvents: false, retryMs: 1000, endedStream: 'replay', endedToken: 'issue' };
 
 const MALFORMED = 'data: {"event_type":"operator_result","result":{"value":\n\n';
 
@@ -88,6 +140,7 @@ export class SseHub {
 		if (this.settings.retryMs > 0 && !connection.faults.stall) res.write(`retry: ${this.settings.retryMs}\n\n`);
 		for (const event of backlog) this.send(connection, event);
 		if (connection.faults.malformed && !connection.closed) this.writeMalformed(connection);
+		if (connection.faults.garbage && !connection.closed) this.writeGarbage(connection);
 		if (finished) {
 			this.finish(connection);
 		} else if (!connection.closed) {
@@ -125,10 +178,14 @@ export class SseHub {
 				this.forget(connection);
 				continue;
 			}
-			connection.faults = { ...connection.faults, ...faults, malformed: false };
+			connection.faults = { ...connection.faults, ...faults, malformed: false, garbage: undefined };
 			if (faults.stall) this.stopHeartbeat(connection);
 			else if (faults.stall === false) this.scheduleHeartbeat(connection);
 			if (faults.malformed && !connection.faults.stall) this.writeMalformed(connection);
+			if (faults.garbage && !connection.faults.stall) {
+				connection.faults.garbage = faults.garbage;
+				this.writeGarbage(connection);
+			}
 		}
 		return { applied: open.length, pending: false };
 	}
@@ -169,6 +226,16 @@ export class SseHub {
 
 	private send(connection: SseConnection, event: StoredEvent): boolean {
 		if (connection.closed || connection.faults.stall) return false;
+		if (connection.held) {
+			// Written in order once the garbage has gone.
+			connection.held.push(event);
+			return true;
+		}
+		return this.writeEvent(connection, event);
+	}
+
+	private writeEvent(connection: SseConnection, event: StoredEvent): boolean {
+		if (connection.closed) return false;
 		const frame = this.frame(event);
 		connection.eventsSent += 1;
 		connection.lastEventId = event.id;
@@ -202,8 +269,56 @@ export class SseHub {
 		connection.res.write(MALFORMED);
 	}
 
+	/**
+	 * Garbage, then a blank line. Small amounts go out in one write; large ones in reused 64 KiB
+	 * blocks with back-pressure (one block of memory whatever the size), events held back until it
+	 * has gone so that no frame is cut in two.
+	 */
+	private writeGarbage(connection: SseConnection): void {
+		const garbage = connection.faults.garbage ?? {};
+		connection.faults.garbage = undefined;
+		const total = garbage.bytes ?? 64;
+		const pattern = garbage.pattern ?? 'binary';
+		const block = garbageBlock(pattern, Math.min(total, GARBAGE_CHUNK_BYTES), true);
+		if (pattern === 'text') for (let i = 79; i < block.length; i += 80) block[i] = 0x0a;
+		if (total <= block.length) {
+			connection.res.write(Buffer.concat([block.subarray(0, total), Buffer.from('\n\n')]));
+			return;
+		}
+		const res = connection.res;
+		connection.held = [];
+		void (async () => {
+			let left = total;
+			while (left > 0 && !connection.closed) {
+				const size = Math.min(left, block.length);
+				left -= size;
+				if (!res.write(size === block.length ? block : block.subarray(0, size))) {
+					await new Promise<void>((resolve) => {
+						const done = () => {
+							res.off('drain', done);
+							res.off('close', done);
+							resolve();
+						};
+						res.on('drain', done);
+						res.on('close', done);
+					});
+				}
+			}
+			const held = connection.held ?? [];
+			connection.held = undefined;
+			if (connection.closed) return;
+			res.write('\n\n');
+			for (const event of held) this.writeEvent(connection, event);
+			if (connection.endAfterGarbage) this.finish(connection);
+		})();
+	}
+
 	private finish(connection: SseConnection): void {
 		if (connection.closed) return;
+		if (connection.held) {
+			connection.endAfterGarbage = true;
+			return;
+		}
 		this.forget(connection);
 		connection.res.end();
 	}
