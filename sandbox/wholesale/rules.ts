@@ -190,16 +190,19 @@ function checkRoutingKey(key: string, stages: unknown, refusals: Refusals): Bloc
 			refusals.add(`${where}[${s}]`, 'a stage must be an array of routing blocks');
 			return;
 		}
-		const zoned: number[] = [];
+		// Zones are a sip parameter: a stage with zoned sip endpoints needs a sip endpoint without one.
+		let zoned = 0;
 		let unzoned = 0;
 		stage.forEach((block, b) => {
 			const kind = checkBlock(block, `${where}[${s}][${b}]`, refusals);
 			if (kind) found.push(kind);
-			if (isObject(block) && !absent(block.zone)) zoned.push(b);
-			else unzoned += 1;
+			if (kind === 'sip' && isObject(block)) {
+				if (absent(block.zone)) unzoned += 1;
+				else zoned += 1;
+			}
 		});
-		if (zoned.length > 0 && unzoned === 0) {
-			refusals.add(`${where}[${s}]`, 'a stage with zoned endpoints also needs one endpoint without a zone');
+		if (zoned > 0 && unzoned === 0) {
+			refusals.add(`${where}[${s}]`, 'a stage with zoned sip endpoints also needs one sip endpoint without a zone');
 		}
 	});
 	return found;
