@@ -166,8 +166,8 @@ function checkAddress(address: Record<string, string>, withCandidates: boolean):
 	if (address.streetInfo.includes('#')) {
 		throw e911Failure([{ code: 'e911.field_invalid', field: 'streetInfo', message: 'The character # is not accepted in streetInfo: put units in location' }]);
 	}
-	// The field check only bounds the length; the address database knows US ZIP codes (ZIP or ZIP+4).
-	if (!/^\d{5}(-\d{4})?$/.test(address.postalCode)) {
+	// The field check only bounds the length; the address database knows US ZIP codes (ZIP, or ZIP+4 with or without the hyphen).
+	if (!/^\d{5}(-?\d{4})?$/.test(address.postalCode)) {
 		throw e911Failure([{ code: 'e911.field_invalid', field: 'postalCode', message: `${address.postalCode} is not a US ZIP code` }]);
 	}
 	if (/\bnowhere\b/i.test(address.streetInfo) || /^0+$/.test(address.streetNum)) {

@@ -157,6 +157,7 @@ describe('e911 (US)', () => {
 	test('optional fields sent empty are absent; a postal code that is no ZIP code fails the address check', async () => {
 		const answer = await call('PUT', path, { json: { ...address, location: '', postalCodePlusFour: '' } });
 		expect(answer.body).toMatchObject({ success: true, data: { address } });
+		for (const postalCode of ['94965-1234', '949651234']) expect((await call('PUT', path, { json: { ...address, postalCode } })).body.success).toBe(true);
 		const zip = await call('PUT', path, { json: { ...address, postalCode: 'ABCDE' } });
 		expect(zip.body).toMatchObject({ success: false, http_code: 400, errors: [{ code: 'e911.field_invalid', field: 'postalCode' }] });
 	});
