@@ -222,17 +222,26 @@ async function liveTrigger(context: ITriggerFunctions): Promise<ITriggerResponse
 	const emitItems = (items: IDataObject[]) => {
 		for (const item of items) context.emit([context.helpers.returnJsonArray([item])]);
 	};
+	// One read-back at a time: reconnects while one waits widen its gap instead of adding another.
+	let gap: { since: number; until: number } | undefined;
 	const readBackGap = async (since: number, until: number) => {
+		if (gap) {
+			gap = { since: Math.min(gap.since, since), until: Math.max(gap.until, until) };
+			return;
+		}
+		gap = { since, until };
 		await wait(RECOVERY_DELAY_MS, closing.signal);
+		const { since: from, until: to } = gap;
+		gap = undefined;
 		if (closing.signal.aborted) return;
 		try {
-			const recovered = await recoverGap(createClient(context, hostedPbxApi), customer, events, state, since, until);
+			const recovered = await recoverGap(createClient(context, hostedPbxApi), customer, events, state, from, to);
 			if (recovered.length) {
-				context.logger.info(`Hosted PBX stream: ${recovered.length} event(s) missed between ${new Date(since).toISOString()} and ${new Date(until).toISOString()} recovered from the history`);
+				context.logger.info(`Hosted PBX stream: ${recovered.length} event(s) missed between ${new Date(from).toISOString()} and ${new Date(to).toISOString()} recovered from the history`);
 			}
 			emitItems(recovered);
 		} catch (error) {
-			context.logger.warn(`Hosted PBX stream: could not read the history to recover events missed since ${new Date(since).toISOString()}: ${(error as Error).message}`);
+			context.logger.warn(`Hosted PBX stream: could not read the history to recover events missed since ${new Date(from).toISOString()}: ${(error as Error).message}`);
 		}
 	};
 

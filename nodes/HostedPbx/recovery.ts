@@ -22,14 +22,19 @@ export const MAX_GAP_MS = 24 * 60 * 60_000;
 /** History records read back per gap. */
 export const MAX_RECOVERED = 1000;
 const REMEMBER_LIVE_MS = 60 * 60_000;
+/** Numbers remembered at most (the oldest forgotten first), and times per number. */
+const REMEMBER_NUMBERS = 2000;
+const TIMES_PER_NUMBER = 20;
 const REMEMBER_IDS = 2000;
 
 /** What the trigger keeps in workflow static data for recovery. */
 export interface RecoveryState {
 	/** When the stream last received anything (epoch ms), kept across restarts. */
 	lastSeenAt?: number;
-	/** Live events of the last hour: kind, the number that identifies them, when. */
-	live?: Array<[kind: string, number: string, at: number]>;
+	/** Live events of the last hour: the times they arrived, by kind and the number that identifies them (`incomingcall|447700900123`). */
+	live?: Record<string, number[]>;
+	/** How many numbers `live` holds (counted, not recounted per event). */
+	liveNumbers?: number;
 	/** Ids of records already recovered. */
 	recovered?: string[];
 }
@@ -38,17 +43,46 @@ function digits(value: unknown): string {
 	return String(value ?? '').replace(/\D/g, '');
 }
 
-/** Remembers a live event, so its record is not recovered later. */
+/**
+ * Remembers a live event, so its record is not recovered later. Constant work per event and
+ * bounded memory: a few times per number, a bounded number of numbers (an object keeps its keys in
+ * insertion order, so the first key is the one heard from longest ago).
+ */
 export function rememberLive(state: RecoveryState, object: Record<string, unknown>, at = Date.now()): void {
 	const values = (object.values ?? {}) as IDataObject;
 	const kind = String(object.event);
 	if (!(RECOVERABLE_EVENTS as readonly string[]).includes(kind)) return;
-	const number = digits(kind === 'incomingcall' ? values.callerIdNumber : values.from);
-	state.live = [...(state.live ?? []).filter(([, , seen]) => at - seen < REMEMBER_LIVE_MS), [kind, number, at]];
+	const key = `${kind}|${digits(kind === 'incomingcall' ? values.callerIdNumber : values.from)}`;
+	const live = state.live && !Array.isArray(state.live) ? state.live : (state.live = {});
+	const times = live[key];
+	if (times) {
+		delete live[key];
+	} else {
+		state.liveNumbers = (state.liveNumbers ?? 0) + 1;
+	}
+	const kept = times ?? [];
+	kept.push(at);
+	while (kept.length > TIMES_PER_NUMBER || at - kept[0] > REMEMBER_LIVE_MS) kept.shift();
+	live[key] = kept;
+	// Pruned in batches, so the work per event stays constant.
+	if ((state.liveNumbers ?? 0) > REMEMBER_NUMBERS * 1.5) {
+		const keys = Object.keys(live);
+		for (const oldest of keys.slice(0, keys.length - REMEMBER_NUMBERS)) delete live[oldest];
+		state.liveNumbers = REMEMBER_NUMBERS;
+	}
 }
 
-function arrivedLive(state: RecoveryState, kind: string, number: string, created: number): boolean {
-	return (state.live ?? []).some(([seenKind, seenNumber, at]) => seenKind === kind && seenNumber === number && Math.abs(at - created) <= SAME_EVENT_WINDOW_MS);
+/**
+ * Whether a record is the record of an event that arrived live: a live event of its kind and number
+ * close enough in time, not already taken by another record of this read-back (a caller who rings
+ * twice, once live and once in the gap, is two records and one live event).
+ */
+function arrivedLive(live: Map<string, number[]>, kind: string, number: string, created: number): boolean {
+	const times = live.get(`${kind}|${number}`);
+	const match = times?.findIndex((at) => Math.abs(at - created) <= SAME_EVENT_WINDOW_MS) ?? -1;
+	if (match < 0) return false;
+	times!.splice(match, 1);
+	return true;
 }
 
 /** A history record as the live event it stands for, marked as recovered. */
@@ -74,6 +108,8 @@ export async function recoverGap(
 	until: number,
 ): Promise<IDataObject[]> {
 	const from = Math.max(since, until - MAX_GAP_MS) - SAME_EVENT_WINDOW_MS;
+	// Copied: matches are used up within this read-back only. (An older version kept a list here: not used.)
+	const live = new Map(Object.entries(state.live && !Array.isArray(state.live) ? state.live : {}).map(([key, times]) => [key, [...times]]));
 	const found: Array<[created: number, event: IDataObject]> = [];
 	const kinds: Array<[string, 'calls' | 'sms']> = [
 		['incomingcall', 'calls'],
@@ -88,9 +124,10 @@ export async function recoverGap(
 			const id = `${collection}:${String(record.id)}`;
 			if (record.direction !== 'IN' || created > until || (state.recovered ?? []).includes(id)) continue;
 			const number = digits(kind === 'incomingcall' ? parseParty(record.from).number : record.from);
-			if (arrivedLive(state, kind, number, created)) continue;
-			found.push([created, recoveredEvent(kind, record)]);
+			// Remembered either way, so a later read-back over the same time neither repeats nor re-matches it.
 			state.recovered = [...(state.recovered ?? []), id].slice(-REMEMBER_IDS);
+			if (arrivedLive(live, kind, number, created)) continue;
+			found.push([created, recoveredEvent(kind, record)]);
 		}
 	}
 	return found
