@@ -133,6 +133,8 @@ export class PbxLiveStream {
 			watchdog.stop();
 			this.closing.signal.removeEventListener('abort', onClose);
 			body?.destroy();
+			// What the connection left unfinished: an event read as a fragment's value comes out, the rest is reported.
+			if (!this.closing.signal.aborted) splitter.end();
 		}
 	}
 }
