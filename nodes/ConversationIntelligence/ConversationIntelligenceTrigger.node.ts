@@ -10,7 +10,7 @@ import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workf
 import { platformApi } from '../shared/apis';
 import { heartbeatTimeoutOption, triggerOptions } from '../shared/streams/options';
 import type { Refusal } from '../shared/streams/refusals';
-import { clearRefusal, credentialFingerprint, pendingRefusal, recordRefusal, refusalMessage } from '../shared/streams/refusals';
+import { FIRST_RETRY_MS, clearRefusal, credentialFingerprint, pendingRefusal, recordRefusal, refusalMessage } from '../shared/streams/refusals';
 import { filtersFrom, sessionEventItem, sessionEventMatches, sessionFilterFields } from './events';
 import { SessionEventStream } from './sessionStream';
 import { sessionStreamAccess } from './stream';
@@ -85,8 +85,11 @@ export class ConversationIntelligenceTrigger implements INodeType {
 				message: refusalMessage(platformApi.label, refusal),
 				description: 'Check the API key of the credential and that it has the intelligence:read scope.',
 			});
+		// As in the Hosted PBX Trigger: a user's activation fails while a refusal holds; n8n's own
+		// activation after the running trigger reported it waits for the next attempt instead.
 		const holding = pendingRefusal(key, fingerprint);
-		if (holding && !manual) throw refusedError(holding);
+		if (holding && !manual && !holding.whileRunning) throw refusedError(holding);
+		const startDelay = holding && !manual ? Math.max(0, holding.nextAttemptAt - Date.now()) : 0;
 
 		let activated = false;
 		let testEventSent = false;
@@ -117,19 +120,20 @@ export class ConversationIntelligenceTrigger implements INodeType {
 				}
 			},
 			onEnded: end,
-			onRefused: (status, message) => {
-				if (!activated) return;
-				void (async () => {
-					const current = credentialFingerprint(await this.getCredentials(platformApi.credentialType));
-					this.emitError(refusedError(recordRefusal(key, status, message, current)));
-				})();
+			onRefused: async (status, message) => {
+				// At activation the refusal fails the activation (below); the stream is stopped before this wait ends.
+				if (!activated) return FIRST_RETRY_MS;
+				const current = credentialFingerprint(await this.getCredentials(platformApi.credentialType));
+				const refusal = recordRefusal(key, status, message, current, { whileRunning: true });
+				this.emitError(refusedError(refusal));
+				return refusal.nextAttemptAt - Date.now();
 			},
 			onTransientFailure: (reason, retryInMs) =>
 				this.logger.info(`Conversation Intelligence stream: ${reason}; reconnecting in ${retryInMs} ms`),
 			onIncident: (excerpt) => this.logger.warn(`Conversation Intelligence stream: skipped an event that is not a JSON object: ${excerpt}`),
 		});
-		stream.start();
-		const first = await stream.firstOutcome;
+		stream.start(startDelay);
+		const first = startDelay > 0 ? ({ kind: 'waiting' } as const) : await stream.firstOutcome;
 		if (first.kind === 'refused') {
 			await stream.stop();
 			throw refusedError(recordRefusal(key, first.status, first.message, fingerprint));

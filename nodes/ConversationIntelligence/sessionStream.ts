@@ -36,8 +36,8 @@ export interface SessionStreamOptions {
 	onEvent: (event: IDataObject, streamId: string) => void;
 	/** The session ended, or never existed: nothing more will come. */
 	onEnded: (reason: string) => void;
-	/** The key was refused (401/403 fetching a token). */
-	onRefused: (status: number, message: string) => void;
+	/** The key was refused (401/403 fetching a token): returns how long to wait before the next attempt. */
+	onRefused: (status: number, message: string) => Promise<number> | number;
 	onTransientFailure?: (reason: string, retryInMs: number) => void;
 	/** An event whose data is not a JSON object (skipped). */
 	onIncident?: (excerpt: string) => void;
@@ -98,8 +98,9 @@ export class SessionEventStream {
 		this.lastEventId = options.lastEventId;
 	}
 
-	start(): void {
-		this.running ??= this.loop();
+	/** Starts listening, after `delayMs` (a refusal's wait, when n8n activates the trigger again). */
+	start(delayMs = 0): void {
+		this.running ??= this.loop(delayMs);
 	}
 
 	async stop(): Promise<void> {
@@ -110,8 +111,9 @@ export class SessionEventStream {
 		await this.running;
 	}
 
-	private async loop(): Promise<void> {
+	private async loop(delayMs: number): Promise<void> {
 		let failures = 0;
+		await this.pause(delayMs);
 		while (!this.stopped) {
 			const attempt = await this.attempt();
 			if (this.stopped) return;
@@ -122,8 +124,9 @@ export class SessionEventStream {
 				return;
 			}
 			if (outcome.kind === 'refused') {
-				this.options.onRefused(outcome.status, outcome.message);
-				return;
+				// Not a transient failure: the refusal gate says when to try again (60 s, then 15 minutes).
+				await this.pause(await this.options.onRefused(outcome.status, outcome.message));
+				continue;
 			}
 			if (attempt.receivedEvents) failures = 0;
 			// At once after the first failure, then with backoff; never sooner than the server's retry.
@@ -131,13 +134,16 @@ export class SessionEventStream {
 			const delay = Math.max(backoff, attempt.retryMs ?? 0);
 			failures++;
 			this.options.onTransientFailure?.(outcome.kind === 'failed' ? outcome.reason : 'the stream closed', delay);
-			if (delay > 0) {
-				const pause = cancellableWait(delay);
-				this.sleeping = pause;
-				await pause.promise;
-				this.sleeping = undefined;
-			}
+			await this.pause(delay);
 		}
+	}
+
+	private async pause(delayMs: number): Promise<void> {
+		if (delayMs <= 0 || this.stopped) return;
+		const pause = cancellableWait(delayMs);
+		this.sleeping = pause;
+		await pause.promise;
+		this.sleeping = undefined;
 	}
 
 	private async attempt(): Promise<Attempt> {

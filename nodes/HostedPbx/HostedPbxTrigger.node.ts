@@ -12,7 +12,7 @@ import { redact } from '../shared/errors';
 import { filtersField } from '../shared/describe';
 import { idFromUri } from '../shared/params';
 import type { Refusal } from '../shared/streams/refusals';
-import { clearRefusal, credentialFingerprint, pendingRefusal, recordRefusal, refusalMessage } from '../shared/streams/refusals';
+import { FIRST_RETRY_MS, clearRefusal, credentialFingerprint, pendingRefusal, recordRefusal, refusalMessage } from '../shared/streams/refusals';
 import { heartbeatTimeoutOption, triggerOptions } from '../shared/streams/options';
 import { cancellableWait, wait } from '../shared/timers';
 import { createClient } from '../shared/transport';
@@ -206,9 +206,13 @@ async function liveTrigger(context: ITriggerFunctions): Promise<ITriggerResponse
 			message: refusalMessage(hostedPbxApi.label, refusal),
 			description: 'Check the username and password of the Hosted PBX API credential; the user must be allowed to open the live event stream.',
 		});
-	// n8n activates a failed trigger again a second later: while a refusal holds, that costs no request.
+	// While a refusal holds, an activation costs no request. A user's activation fails with it
+	// (visible at once); n8n's own activation after the running trigger reported it (emitError)
+	// succeeds and waits for the next attempt, so the trigger recovers by itself when the
+	// credential works again: n8n 2.x gives up after five failed activations within 15 s.
 	const holding = pendingRefusal(key, fingerprint);
-	if (holding && !manual) throw refusedError(holding);
+	if (holding && !manual && !holding.whileRunning) throw refusedError(holding);
+	const startDelay = holding && !manual ? Math.max(0, holding.nextAttemptAt - Date.now()) : 0;
 
 	const state = context.getWorkflowStaticData('node') as RecoveryState;
 	const recover = !manual && options.recoverMissedEvents !== false;
@@ -262,12 +266,14 @@ async function liveTrigger(context: ITriggerFunctions): Promise<ITriggerResponse
 		onIncident: (excerpt, reason) => {
 			context.logger.warn(`Hosted PBX stream: skipped bytes that are not a JSON object (${reason}): ${redact(excerpt, forms)}`);
 		},
-		onRefused: (status, message) => {
-			if (!activated) return;
-			void (async () => {
-				const current = credentialFingerprint(await context.getCredentials('hostedPbxApi'));
-				context.emitError(refusedError(recordRefusal(key, status, message, current)));
-			})();
+		onRefused: async (status, message) => {
+			// At activation the refusal fails the activation (below); the stream is stopped before this wait ends.
+			if (!activated) return FIRST_RETRY_MS;
+			const current = credentialFingerprint(await context.getCredentials('hostedPbxApi'));
+			const refusal = recordRefusal(key, status, message, current, { whileRunning: true });
+			// Shown where n8n shows trigger problems, once per attempt (60 s, then every 15 minutes).
+			context.emitError(refusedError(refusal));
+			return refusal.nextAttemptAt - Date.now();
 		},
 		onConnected: ({ gapSince }) => {
 			clearRefusal(key);
@@ -278,11 +284,13 @@ async function liveTrigger(context: ITriggerFunctions): Promise<ITriggerResponse
 			context.logger.info(`Hosted PBX stream: ${reason}; reconnecting in ${retryInMs} ms`);
 		},
 	});
-	stream.start();
-	const first = await stream.firstOutcome;
-	if (!first.connected && first.refused) {
-		await stream.stop();
-		throw refusedError(recordRefusal(key, first.refused.status, first.refused.message, fingerprint));
+	stream.start(startDelay);
+	if (startDelay === 0) {
+		const first = await stream.firstOutcome;
+		if (!first.connected && first.refused) {
+			await stream.stop();
+			throw refusedError(recordRefusal(key, first.refused.status, first.refused.message, fingerprint));
+		}
 	}
 	activated = true;
 	return {

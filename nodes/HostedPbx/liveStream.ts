@@ -20,8 +20,8 @@ export interface LiveStreamOptions {
 	onObject: (object: Record<string, unknown>) => void;
 	/** Bytes that are no JSON object, once per incident (a short excerpt). */
 	onIncident: (excerpt: string, reason: string) => void;
-	/** 401 or 403: the stream stops; the message says what to fix. */
-	onRefused: (status: number, message: string) => void;
+	/** 401 or 403: returns how long to wait before the next attempt (never sooner than the refusal gate allows). */
+	onRefused: (status: number, message: string) => Promise<number> | number;
 	/** A connection is open; `gapSince` is when the previous one last received anything. */
 	onConnected?: (connection: { number: number; gapSince?: number }) => void;
 	/** A drop, a silent connection, a server error: the stream reconnects after `retryInMs`. */
@@ -52,8 +52,9 @@ export class PbxLiveStream {
 
 	constructor(private readonly options: LiveStreamOptions) {}
 
-	start(): void {
-		this.running ??= this.loop();
+	/** Starts connecting, after `delayMs` (a refusal's wait, when n8n activates the trigger again). */
+	start(delayMs = 0): void {
+		this.running ??= this.loop(delayMs);
 	}
 
 	async stop(): Promise<void> {
@@ -64,27 +65,32 @@ export class PbxLiveStream {
 		await this.running;
 	}
 
-	private async loop(): Promise<void> {
+	private async loop(delayMs: number): Promise<void> {
 		let failures = 0;
+		await this.pause(delayMs);
 		while (!this.stopped) {
 			const outcome = await this.connectOnce();
 			if (this.stopped) return;
 			if (outcome.refused) {
-				this.options.onRefused(outcome.refused.status, outcome.refused.message);
-				return;
+				// Not a transient failure: the refusal gate says when to try again (60 s, then 15 minutes).
+				await this.pause(await this.options.onRefused(outcome.refused.status, outcome.refused.message));
+				continue;
 			}
 			if (outcome.receivedData) failures = 0;
 			// The first reconnect after a drop is immediate, as the API asks; later ones back off.
 			const delay = outcome.waitMs ?? (failures === 0 ? 0 : backoffDelay(failures - 1, this.options.backoff ?? DEFAULT_BACKOFF));
 			failures++;
 			this.options.onTransientFailure?.(outcome.reason, delay);
-			if (delay > 0) {
-				const pause = cancellableWait(delay);
-				this.sleeping = pause;
-				await pause.promise;
-				this.sleeping = undefined;
-			}
+			await this.pause(delay);
 		}
+	}
+
+	private async pause(delayMs: number): Promise<void> {
+		if (delayMs <= 0 || this.stopped) return;
+		const pause = cancellableWait(delayMs);
+		this.sleeping = pause;
+		await pause.promise;
+		this.sleeping = undefined;
 	}
 
 	private async connectOnce(): Promise<Outcome> {

@@ -100,6 +100,8 @@ export const session: ResourceSpec = {
 					onRefused: (status, message) => {
 						refused = new NodeApiError(node.getNode(), {}, { message, httpCode: String(status), itemIndex });
 						done.abort();
+						// The watch ends here; the stream is stopped before this wait would end.
+						return Number(p.timeLimitSeconds) * 1000;
 					},
 				});
 				stream.start();

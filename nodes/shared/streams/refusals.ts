@@ -5,8 +5,9 @@
  * at once too, so a trigger that simply reconnected on each activation sent a request a second.
  *
  * After a refusal the next attempt waits 60 s, then 15 minutes between attempts while it lasts;
- * activations in between fail at once with the refusal (visible where n8n shows trigger
- * problems) and send nothing. A changed credential is tried at once: fixing the password needs no
+ * a user's activation in between fails at once with the refusal (visible where n8n shows trigger
+ * problems) and sends nothing; n8n's own activation after a running trigger reported the refusal
+ * succeeds and waits for the next attempt (n8n 2.x gives up after five failed activations). A changed credential is tried at once: fixing the password needs no
  * wait. The state lives in the n8n process (the leader in queue mode); a restart tries once.
  */
 import { createHash } from 'node:crypto';
@@ -25,9 +26,13 @@ export interface Refusal {
 	nextAttemptAt: number;
 	/** Which credential values were refused (a hash: the values themselves are never kept). */
 	fingerprint: string;
+	/** Refused while the trigger ran (not at a user's activation): n8n's own activations then wait instead of failing. */
+	whileRunning: boolean;
 }
 
 const refusals = new Map<string, Refusal>();
+/** The waits in force (tests shorten them to see a trigger recover). */
+export const retryTimes = { firstMs: FIRST_RETRY_MS, laterMs: LATER_RETRY_MS };
 
 /** A hash of a credential's values, to notice that the user changed them. */
 export function credentialFingerprint(credentials: ICredentialDataDecryptedObject): string {
@@ -47,10 +52,13 @@ export function pendingRefusal(key: string, fingerprint: string, now = Date.now(
 }
 
 /** Records a refusal; returns it with the time of the next attempt. */
-export function recordRefusal(key: string, status: number, message: string, fingerprint: string, now = Date.now()): Refusal {
+export function recordRefusal(key: string, status: number, message: string, fingerprint: string, options: { whileRunning?: boolean; now?: number } = {}): Refusal {
+	const now = options.now ?? Date.now();
 	const previous = refusals.get(key);
-	const count = previous && previous.fingerprint === fingerprint ? previous.refusals + 1 : 1;
-	const refusal = { status, message, refusals: count, fingerprint, nextAttemptAt: now + (count === 1 ? FIRST_RETRY_MS : LATER_RETRY_MS) };
+	const same = previous && previous.fingerprint === fingerprint;
+	const count = same ? previous.refusals + 1 : 1;
+	const whileRunning = Boolean(options.whileRunning || (same && previous.whileRunning));
+	const refusal = { status, message, refusals: count, fingerprint, whileRunning, nextAttemptAt: now + (count === 1 ? retryTimes.firstMs : retryTimes.laterMs) };
 	refusals.set(key, refusal);
 	return refusal;
 }

@@ -2,7 +2,7 @@ import type { IDataObject, INodeExecutionData, INodeParameters, ITriggerResponse
 
 import { HostedPbxTrigger } from '../../../nodes/HostedPbx/HostedPbxTrigger.node';
 import type { PollCursor } from '../../../nodes/HostedPbx/polling';
-import { forgetRefusals } from '../../../nodes/shared/streams/refusals';
+import { FIRST_RETRY_MS, forgetRefusals, retryTimes } from '../../../nodes/shared/streams/refusals';
 import type { Sandbox } from '../../../sandbox';
 import { startSandbox } from '../../../sandbox';
 import { contexts } from '../../harness/n8n';
@@ -163,18 +163,30 @@ describe('live events', () => {
 		await waitFor(() => emitted.length === 1);
 	});
 
-	test('401 while streaming (a password changed) reaches n8n once through emitError; the reactivation sends nothing', async () => {
-		const { errors } = await startTrigger({ source: 'live', events: ['incomingcall'] });
-		await waitFor(() => streamCount() === 1);
-		sandbox.context.faults.add({ api: 'pbx', pathPrefix: '/api/v1/stream', status: 401, count: 1000 });
-		sandbox.pbx.stream.closeAll();
-		await waitFor(() => errors.length === 1);
-		expect(errors[0].message).toMatch(/401.*tries again at/s);
-		const before = sandbox.context.log.list({ pathPrefix: '/api/v1/stream' }).length;
-		await expect(startTrigger({ source: 'live', events: ['incomingcall'] })).rejects.toThrow(/401/);
-		await new Promise((resolve) => setTimeout(resolve, 300));
-		expect(sandbox.context.log.list({ pathPrefix: '/api/v1/stream' }).length).toBe(before);
-		expect(errors).toHaveLength(1);
+	test('401 while streaming (a password changed) reaches n8n once through emitError; n8n\'s reactivation succeeds, sends nothing until the wait is over, then recovers by itself', async () => {
+		retryTimes.firstMs = 1500;
+		try {
+			const { errors, response } = await startTrigger({ source: 'live', events: ['incomingcall'] });
+			await waitFor(() => streamCount() === 1);
+			const fault = sandbox.context.faults.add({ api: 'pbx', pathPrefix: '/api/v1/stream', status: 401, count: 1000 });
+			sandbox.pbx.stream.closeAll();
+			await waitFor(() => errors.length === 1);
+			expect(errors[0].message).toMatch(/401.*tries again at/s);
+			const before = sandbox.context.log.list({ pathPrefix: '/api/v1/stream' }).length;
+			// n8n deactivates the trigger and activates it again: that activation succeeds and waits.
+			await response.closeFunction?.();
+			const again = await startTrigger({ source: 'live', events: ['incomingcall'] });
+			await new Promise((resolve) => setTimeout(resolve, 300));
+			expect(sandbox.context.log.list({ pathPrefix: '/api/v1/stream' }).length).toBe(before);
+			expect(errors).toHaveLength(1);
+			// The password works again: after the wait the stream opens, without the user publishing again.
+			sandbox.context.faults.remove(fault.id);
+			await waitFor(() => streamCount() === 1, 5000);
+			sandbox.pbx.injectIncomingCall({ from: '+447700900123' });
+			await waitFor(() => again.emitted.length === 1);
+		} finally {
+			retryTimes.firstMs = FIRST_RETRY_MS;
+		}
 	});
 
 	test('closing releases the connection', async () => {
