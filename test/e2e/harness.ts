@@ -1061,9 +1061,17 @@ export class N8nInstance {
 	/** The executions of a workflow, newest first (REST; summaries without run data). */
 	async executions(workflowId: string): Promise<ExecutionSummary[]> {
 		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-		const page = await this.rest.get<{ results: ExecutionSummary[] } | ExecutionSummary[]>(`/rest/executions?filter=${filter}&limit=250`);
-		const list = Array.isArray(page) ? page : page.results;
-		return [...list].sort((a, b) => Number(b.id) - Number(a.id));
+		const all = new Map<string, ExecutionSummary>();
+		// n8n answers at most 100 per page whatever the limit: older pages by `lastId`.
+		for (let lastId = ''; ; ) {
+			const page = await this.rest.get<{ results: ExecutionSummary[] } | ExecutionSummary[]>(`/rest/executions?filter=${filter}&limit=100${lastId ? `&lastId=${lastId}` : ''}`);
+			const list = Array.isArray(page) ? page : page.results;
+			const fresh = list.filter((e) => !all.has(String(e.id)));
+			for (const e of fresh) all.set(String(e.id), e);
+			if (fresh.length === 0 || list.length < 100) break;
+			lastId = String(Math.min(...list.map((e) => Number(e.id))));
+		}
+		return [...all.values()].sort((a, b) => Number(b.id) - Number(a.id));
 	}
 
 	/** One finished execution with its run data, shaped like `execute()`'s run (REST). */

@@ -1,0 +1,137 @@
+/**
+ * The live triggers across restarts of n8n's main process (issue 18), in a real n8n:
+ * - the Hosted PBX Trigger (live, missed events recovered): n8n is killed and started again while
+ *   the platform rings 100 times and texts 50 times; every call and message reaches the end of
+ *   the workflow exactly once, live or read back from the history;
+ * - the Conversation Intelligence Trigger: a session that ended stops its listener for good,
+ *   says so in the execution data of its last event, and after a restart sends no request at all.
+ *
+ * One sandbox (in this process, on 127.0.0.1) and one n8n for the whole file.
+ */
+import { startSandbox, type Sandbox } from '../../sandbox/index';
+import { N8nInstance, nodeResult, type N8nRun } from './harness';
+import { SandboxAdmin, sandboxCredentials } from './sandboxAdmin';
+
+const PKG = 'n8n-nodes-telephony-platform';
+const PBX_WORKFLOW = 'e2eLiveRestart01';
+const SESSION_WORKFLOW = 'e2eSessionEnd001';
+const PBX_TRIGGER = 'Calls and messages (live)';
+const SESSION_TRIGGER = 'Session events';
+const SESSION = 'sess_e2e_restart';
+const PBX = { hostedPbxApi: { id: 'sandboxPbxCred01', name: 'Sandbox Hosted PBX' } };
+const KEY = { platformApiKeyApi: { id: 'sandboxKeyCred01', name: 'Sandbox Platform API Key' } };
+const CALLS = 100;
+const TEXTS = 50;
+
+function workflow(id: string, name: string, trigger: Record<string, unknown>): Record<string, unknown> {
+	return {
+		id,
+		name,
+		nodes: [trigger, { id: `${id}-end`, name: 'End', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [240, 0], parameters: {} }],
+		connections: { [trigger.name as string]: { main: [[{ node: 'End', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+const callerNumber = (i: number) => `+4477009${String(10_000 + i).slice(1)}`;
+const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
+/** The items that reached the end of each run. */
+const endItems = (runs: N8nRun[]) => runs.flatMap((run) => nodeResult(run, 'End').json);
+
+describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHONY_N8N_TARGET ?? '2'})`, () => {
+	let sandbox: Sandbox;
+	let admin: SandboxAdmin;
+	let n8n: N8nInstance;
+
+	beforeAll(async () => {
+		sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
+		admin = new SandboxAdmin(sandbox.url);
+		await admin.post('/pbx/settings', { rateLimit: 1_000_000 });
+		await admin.post('/intelligence/sessions', { session_id: SESSION });
+		n8n = await N8nInstance.create();
+		await n8n.importCredentials(sandboxCredentials(sandbox.url));
+		await n8n.importWorkflows([
+			workflow(PBX_WORKFLOW, 'e2e: live calls and messages across a restart', {
+				id: 'lr1', name: PBX_TRIGGER, type: `${PKG}.hostedPbxTrigger`, typeVersion: 1, position: [0, 0],
+				parameters: { source: 'live', events: ['incomingcall', 'smsreceived'], options: {} }, credentials: PBX,
+			}),
+			workflow(SESSION_WORKFLOW, 'e2e: a session that ends', {
+				id: 'se1', name: SESSION_TRIGGER, type: `${PKG}.conversationIntelligenceTrigger`, typeVersion: 1, position: [0, 0],
+				parameters: { sessionId: SESSION, eventTypes: [], options: {} }, credentials: KEY,
+			}),
+		]);
+		await n8n.start();
+		await n8n.setupOwner();
+		await n8n.activateNow(PBX_WORKFLOW);
+		await n8n.activateNow(SESSION_WORKFLOW);
+		await admin.until('the live stream to open', async () => ((await admin.get<unknown[]>('/pbx/streams')) ?? []).length > 0);
+	});
+
+	afterAll(async () => {
+		await n8n?.dispose();
+		await sandbox?.close();
+	});
+
+	test(`kill and restart main while the platform rings ${CALLS} times and texts ${TEXTS} times: each reaches the end of the workflow exactly once`, async () => {
+		// 150 events over about 30 s, each from its own number; n8n is killed a third of the way in.
+		const driver = (async () => {
+			for (let i = 0; i < CALLS; i++) {
+				await admin.post('/pbx/calls/incoming', { from: callerNumber(i), callerIdName: `Caller ${i}` });
+				if (i % 2 === 0) await admin.post('/pbx/sms/inbound', { from: `+4479009${String(10_000 + i / 2).slice(1)}`, body: `Text ${i / 2}` });
+				await sleep(200);
+			}
+		})();
+		await sleep(8000);
+		await n8n.kill('SIGKILL');
+		await sleep(3000);
+		await n8n.start();
+		await n8n.login();
+		await driver;
+		const runs = await n8n.waitForExecutions(PBX_WORKFLOW, 1, { timeoutMs: 10_000 });
+		expect(runs.length).toBeGreaterThan(0);
+		// Every event is one run; wait until the runs stop growing.
+		let count = -1;
+		for (let stable = 0; stable < 3; ) {
+			await sleep(3000);
+			const now = (await n8n.executions(PBX_WORKFLOW)).filter((e) => e.status === 'success').length;
+			stable = now === count ? stable + 1 : 0;
+			count = now;
+		}
+		const all = await n8n.waitForExecutions(PBX_WORKFLOW, count, { timeoutMs: 30_000 });
+		const items = endItems(all);
+		const calls = items.filter((i) => i.event === 'incomingcall').map((i) => String(i.callerIdNumber));
+		const texts = items.filter((i) => i.event === 'smsreceived').map((i) => String(i.body ?? i.excerpt));
+		const recovered = items.filter((i) => i.recovered === true).length;
+		const crashed = (await n8n.executions(PBX_WORKFLOW)).filter((e) => e.status !== 'success').map((e) => e.status);
+		console.log(`restart: ${calls.length} call and ${texts.length} SMS runs reached the end (${recovered} recovered from the history); runs not successful: ${JSON.stringify(crashed)}`);
+		const duplicates = (list: string[]) => list.filter((v, i) => list.indexOf(v) !== i);
+		expect(duplicates(calls)).toEqual([]);
+		expect(duplicates(texts)).toEqual([]);
+		const missing = Array.from({ length: CALLS }, (_v, i) => i).filter((i) => !calls.includes(callerNumber(i)));
+		expect({ missing, texts: texts.length }).toEqual({ missing: [], texts: TEXTS });
+		expect(new Set(calls).size).toBe(CALLS);
+		expect(new Set(texts).size).toBe(TEXTS);
+		expect(recovered).toBeGreaterThan(0);
+	});
+
+	test('an ended session stops its listener for good: its last event says so, and after a restart no request is sent', async () => {
+		await admin.post(`/intelligence/sessions/${SESSION}/script`, { events: [{ event_type: 'transcript', data: { text: 'hello' } }], intervalMs: 0, wait: true });
+		await admin.post(`/intelligence/sessions/${SESSION}/end`);
+		const last = await admin.until('the session_ended run', async () => {
+			const summaries = await n8n.executions(SESSION_WORKFLOW);
+			const runs = await Promise.all(summaries.filter((e) => e.status === 'success').map(async (e) => await n8n.execution(e.id)));
+			return runs.map((run) => nodeResult(run, SESSION_TRIGGER).json[0]).find((item) => item?.event_type === 'session_ended');
+		});
+		expect(last).toMatchObject({ event_type: 'session_ended', listening: false });
+		await admin.until('the session stream to close', async () => ((await admin.get<unknown[]>('/intelligence/streams')) ?? []).length === 0);
+		expect(n8n.logs()).toMatch(/Conversation Intelligence Trigger: .*ended/);
+
+		const since = await admin.lastSeq();
+		await n8n.stop();
+		await n8n.start();
+		await n8n.login();
+		await sleep(5000);
+		const requests = await admin.requests({ api: 'intelligence', since });
+		expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual([]);
+	});
+});
