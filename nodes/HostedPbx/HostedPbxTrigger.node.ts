@@ -192,6 +192,8 @@ export class HostedPbxTrigger implements INodeType {
 /** Waits this long after a reconnect before reading the gap, so events arriving live around it are seen first. */
 const RECOVERY_DELAY_MS = 2000;
 
+const REFUSED_DESCRIPTION = 'Check the username and password of the Hosted PBX API credential.';
+
 async function liveTrigger(context: ITriggerFunctions): Promise<ITriggerResponse> {
 	const events = context.getNodeParameter('events', []) as string[];
 	const options = context.getNodeParameter('options', {}) as IDataObject;
@@ -202,10 +204,7 @@ async function liveTrigger(context: ITriggerFunctions): Promise<ITriggerResponse
 	const forms = hostedPbxApi.secretForms(credentials);
 	const fingerprint = credentialFingerprint(credentials);
 	const refusedError = (refusal: Refusal) =>
-		new NodeApiError(node, {}, {
-			message: refusalMessage(hostedPbxApi.label, refusal),
-			description: 'Check the username and password of the Hosted PBX API credential; the user must be allowed to open the live event stream.',
-		});
+		new NodeApiError(node, {}, { message: refusalMessage(hostedPbxApi.label, refusal), description: `${REFUSED_DESCRIPTION} The user must be allowed to open the live event stream.` });
 	// While a refusal holds, an activation costs no request. A user's activation fails with it
 	// (visible at once); n8n's own activation after the running trigger reported it (emitError)
 	// succeeds and waits for the next attempt, so the trigger recovers by itself when the
@@ -223,8 +222,10 @@ async function liveTrigger(context: ITriggerFunctions): Promise<ITriggerResponse
 	let testEventSent = false;
 	const closing = new AbortController();
 
+	// Nothing is emitted once n8n closed the trigger (a deactivation or a shutdown): an execution
+	// started then would never run and would keep n8n's shutdown waiting.
 	const emitItems = (items: IDataObject[]) => {
-		for (const item of items) context.emit([context.helpers.returnJsonArray([item])]);
+		for (const item of items) if (!closing.signal.aborted) context.emit([context.helpers.returnJsonArray([item])]);
 	};
 	// One read-back at a time: reconnects while one waits widen its gap instead of adding another.
 	let gap: { since: number; until: number } | undefined;
@@ -254,7 +255,7 @@ async function liveTrigger(context: ITriggerFunctions): Promise<ITriggerResponse
 		heartbeatWindowMs: Number(options.heartbeatTimeoutSeconds ?? 90) * 1000,
 		onObject: (object) => {
 			state.lastSeenAt = Date.now();
-			if (!events.includes(String(object.event)) || testEventSent) return;
+			if (!events.includes(String(object.event)) || testEventSent || closing.signal.aborted) return;
 			if (!manual) rememberLive(state, object);
 			context.emit([context.helpers.returnJsonArray([liveEventItem(object)])]);
 			if (manual) {
@@ -328,28 +329,52 @@ async function pollTrigger(context: ITriggerFunctions): Promise<ITriggerResponse
 		return { closeFunction: async () => {} };
 	}
 
+	// Refused credentials never storm the platform (as for the live stream): a user's activation
+	// fails while a refusal holds; after a refusal while polling, n8n's reactivation succeeds and the
+	// next poll waits until the refusal gate allows one (60 s, then every 15 minutes).
+	const node = context.getNode();
+	const refusalKey = `${context.getWorkflow().id ?? ''}|${node.id ?? node.name}`;
+	const fingerprint = credentialFingerprint(await context.getCredentials('hostedPbxApi'));
+	const holding = pendingRefusal(refusalKey, fingerprint);
+	if (holding && !holding.whileRunning) {
+		throw new NodeApiError(node, {}, { message: refusalMessage(hostedPbxApi.label, holding), description: REFUSED_DESCRIPTION });
+	}
+	let gateMs = holding ? Math.max(0, holding.nextAttemptAt - Date.now()) : 0;
+
 	let stopped = false;
 	let sleeping: { cancel: () => void } | undefined;
 	// Primed before trigger() returns: n8n stores a trigger's static data after activation and then
 	// only when it emits, so a cursor primed later would be lost if main restarted before the first
 	// event, and records made meanwhile would count as history.
-	let cursor: PollCursor = state.cursor?.key === key ? state.cursor : await primeCursor(client, customer, source, key, lookbackMs);
+	let cursor: PollCursor;
+	try {
+		cursor = state.cursor?.key === key ? state.cursor : await primeCursor(client, customer, source, key, lookbackMs);
+	} catch (error) {
+		const status = Number((error as NodeApiError).httpCode);
+		if (status === 401 || status === 403) recordRefusal(refusalKey, status, (error as Error).message, fingerprint);
+		throw error;
+	}
 	state.cursor = cursor;
 	const loop = async () => {
 		while (!stopped) {
-			const sleep = cancellableWait(intervalMs);
+			const sleep = cancellableWait(Math.max(intervalMs, gateMs));
+			gateMs = 0;
 			sleeping = sleep;
 			await sleep.promise;
 			if (stopped) return;
 			try {
 				const { fresh, cursor: next } = await pollNewRecords(client, customer, source, cursor, lookbackMs);
 				cursor = state.cursor = next;
-				if (fresh.length) context.emit([context.helpers.returnJsonArray(fresh.map((r) => polledItem(event, r)))]);
+				clearRefusal(refusalKey);
+				if (fresh.length && !stopped) context.emit([context.helpers.returnJsonArray(fresh.map((r) => polledItem(event, r)))]);
 			} catch (error) {
 				const status = Number((error as NodeApiError).httpCode);
 				if (status === 401 || status === 403) {
-					context.emitError(error as Error);
-					return;
+					const current = credentialFingerprint(await context.getCredentials('hostedPbxApi'));
+					const refusal = recordRefusal(refusalKey, status, (error as Error).message, current, { whileRunning: true });
+					gateMs = refusal.nextAttemptAt - Date.now();
+					context.emitError(new NodeApiError(node, {}, { message: refusalMessage(hostedPbxApi.label, refusal), description: REFUSED_DESCRIPTION }));
+					continue;
 				}
 				context.logger.warn(`Hosted PBX polling failed, retrying at the next interval: ${(error as Error).message}`);
 			}

@@ -360,12 +360,26 @@ describe('polling', () => {
 		await expect(startTrigger(missedCalls, { password: 'wrong' })).rejects.toThrow(/\(401\)/);
 	});
 
-	test('401 while polling stops through emitError', async () => {
-		const first = await startTrigger(missedCalls);
-		await first.response.closeFunction?.();
-		const cursor = JSON.parse(JSON.stringify(first.staticData().cursor)) as PollCursor;
-		const started = await startTrigger(missedCalls, { password: 'wrong', staticData: { cursor } });
-		await waitFor(() => started.errors.length === 1);
-		expect(started.errors[0].message).toMatch(/\(401\)/);
+	test('401 while polling is reported once through emitError; later polls wait for the refusal gate and recover by themselves', async () => {
+		retryTimes.firstMs = 1500;
+		try {
+			const first = await startTrigger(missedCalls);
+			await first.response.closeFunction?.();
+			const cursor = JSON.parse(JSON.stringify(first.staticData().cursor)) as PollCursor;
+			// The platform refuses the credential while the trigger polls (here every 0.1 s).
+			const fault = sandbox.context.faults.add({ api: 'pbx', pathPrefix: '/api/v1/customers/me/calls', status: 401, count: 1000 });
+			const started = await startTrigger(missedCalls, { staticData: { cursor } });
+			await waitFor(() => started.errors.length === 1);
+			expect(started.errors[0].message).toMatch(/\(401\).*tries again at/s);
+			const refusedPolls = fault.hits;
+			await new Promise((resolve) => setTimeout(resolve, 800));
+			expect(fault.hits).toBe(refusedPolls);
+			sandbox.context.faults.remove(fault.id);
+			sandbox.pbx.injectIncomingCall({ from: '+447700900321', outcome: 'NO_ANSWER' });
+			await waitFor(() => started.emitted.length === 1, 6000);
+			expect(started.errors).toHaveLength(1);
+		} finally {
+			retryTimes.firstMs = FIRST_RETRY_MS;
+		}
 	});
 });
