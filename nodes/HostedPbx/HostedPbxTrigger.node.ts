@@ -346,23 +346,30 @@ async function pollTrigger(context: ITriggerFunctions): Promise<ITriggerResponse
 	// Primed before trigger() returns: n8n stores a trigger's static data after activation and then
 	// only when it emits, so a cursor primed later would be lost if main restarted before the first
 	// event, and records made meanwhile would count as history.
-	let cursor: PollCursor;
-	try {
-		cursor = state.cursor?.key === key ? state.cursor : await primeCursor(client, customer, source, key, lookbackMs);
-	} catch (error) {
-		const status = Number((error as NodeApiError).httpCode);
-		if (status === 401 || status === 403) recordRefusal(refusalKey, status, (error as Error).message, fingerprint);
-		throw error;
+	// While a refusal holds (n8n activating the trigger again), priming waits for the gate too.
+	let cursor: PollCursor | undefined = state.cursor?.key === key ? state.cursor : undefined;
+	if (!cursor && !holding) {
+		try {
+			cursor = state.cursor = await primeCursor(client, customer, source, key, lookbackMs);
+		} catch (error) {
+			const status = Number((error as NodeApiError).httpCode);
+			if (status === 401 || status === 403) recordRefusal(refusalKey, status, (error as Error).message, fingerprint);
+			throw error;
+		}
 	}
-	state.cursor = cursor;
 	const loop = async () => {
 		while (!stopped) {
-			const sleep = cancellableWait(Math.max(intervalMs, gateMs));
+			const sleep = cancellableWait(cursor ? Math.max(intervalMs, gateMs) : gateMs);
 			gateMs = 0;
 			sleeping = sleep;
 			await sleep.promise;
 			if (stopped) return;
 			try {
+				if (!cursor) {
+					cursor = state.cursor = await primeCursor(client, customer, source, key, lookbackMs);
+					clearRefusal(refusalKey);
+					continue;
+				}
 				const { fresh, cursor: next } = await pollNewRecords(client, customer, source, cursor, lookbackMs);
 				cursor = state.cursor = next;
 				clearRefusal(refusalKey);
