@@ -1,5 +1,16 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import type { ResourceSpec } from '../../shared/operation';
 import { customerField, customerPath, pbxRecords } from '../fields';
+
+/**
+ * The balance under one name: the API's reference shows it as `balance` and, in one sample, as
+ * `creditRemaining`. Both are read; `balance` is set from whichever is present, the original kept.
+ */
+function withBalance(record: IDataObject): IDataObject {
+	if (record.balance === undefined && record.creditRemaining !== undefined) return { ...record, balance: record.creditRemaining };
+	return record;
+}
 
 export const creditStatus: ResourceSpec = {
 	value: 'creditStatus',
@@ -13,7 +24,7 @@ export const creditStatus: ResourceSpec = {
 			description: 'Get whether the account is prepaid or postpaid and its balance in GBP',
 			fields: [customerField],
 			request: (p) => ({ method: 'GET', ...customerPath(p, '/creditstatus') }),
-			output: pbxRecords,
+			output: (response) => pbxRecords(response).map(withBalance),
 		},
 	],
 };

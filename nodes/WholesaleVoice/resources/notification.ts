@@ -110,6 +110,26 @@ export const notification: ResourceSpec = {
 			validate: (p) => typeIssues(p.type),
 			path: (p) => ({ path: `${NOTIFICATIONS_PATH}/{type}`, pathParams: { type: p.type } }),
 		}),
+		getOperation({
+			value: 'getRecipientsByMethod',
+			name: 'Get Recipients by Method',
+			action: 'Get the e-mail or SMS recipients of a notification type',
+			description: 'List who receives a notification type by one method (e-mail or SMS)',
+			fields: [typeField, methodField],
+			validate: (p) => typeIssues(p.type),
+			path: (p) => ({ path: `${NOTIFICATIONS_PATH}/{type}/{method}`, pathParams: { type: p.type, method: p.method } }),
+		}),
+		getOperation({
+			value: 'getRecipient',
+			name: 'Get Recipient',
+			action: 'Get a notification recipient',
+			description: 'Get one e-mail address or mobile number of a notification type (its id, the md5 of the address, is computed here)',
+			fields: [typeField, methodField, destinationField],
+			validate: (p) => [...typeIssues(p.type), ...recipientIssues(p.method, p.destination)],
+			path: (p) => ({ path: `${NOTIFICATIONS_PATH}/{type}/{method}/{hash}`, pathParams: { type: p.type, method: p.method, hash: recipientHash(p.destination) } }),
+			output: (response, p) =>
+				wholesaleItems(response).map((item) => ({ type: p.type, method: p.method, destination: String(p.destination).trim(), hash: recipientHash(p.destination), ...(item as object) })),
+		}),
 		{
 			value: 'removeAll',
 			name: 'Remove All Recipients',

@@ -1,5 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { filtersField } from '../../shared/describe';
 import { validationError } from '../../shared/errors';
@@ -116,6 +116,33 @@ export const voice: ResourceSpec = {
 							path: `${VOICE_PATH}/cdr`,
 							body: compact({ date_start: plainDateTime(p.dateStart), date_end: plainDateTime(p.dateEnd), filter: Object.keys(filter).length ? filter : undefined }),
 						};
+			},
+		},
+		{
+			value: 'getCdr',
+			name: 'Get CDR',
+			action: 'Get a call detail record by reference',
+			description: 'Get one finished call by its day and reference (the API marks this temporarily unavailable since v3.10.5)',
+			fields: [
+				{ ...dateField('day', 'Day', 'The day of the call (within the last 90 days)'), required: true },
+				{ displayName: 'Reference', name: 'reference', type: 'string', required: true, default: '', description: 'The reference of the call (a CDR\'s reference field)' },
+			],
+			validate: (p) => [...validateReportDate('Day', plainDate(p.day)), ...issues(required('Reference', p.reference))],
+			run: async (context, p) => {
+				try {
+					const response = await context.client.request({ method: 'GET', path: `${VOICE_PATH}/cdr/{day}/{reference}`, pathParams: { day: plainDate(p.day), reference: String(p.reference).trim() } });
+					return wholesaleItems(response);
+				} catch (error) {
+					const status = Number((error as NodeApiError).httpCode);
+					if (!(status === 404 || status >= 500)) throw error;
+					// The contract: "call detail by reference; temporarily unavailable as of v3.10.5".
+					throw new NodeApiError(context.node.getNode(), { httpCode: String(status) }, {
+						httpCode: String(status),
+						itemIndex: context.itemIndex,
+						message: `Call detail by reference is temporarily unavailable at the Wholesale Voice API (since v3.10.5); it answered ${status}: ${(error as Error).message}`,
+						description: 'Use Voice > Get CDRs with Period "One Day" (and a filter) to find the call instead.',
+					});
+				}
 			},
 		},
 		getOperation({

@@ -191,6 +191,18 @@ describe('Reports and summary', () => {
 	});
 });
 
+describe('CDR by reference', () => {
+	test('sends the day and reference; the contract\'s "temporarily unavailable" answer is said in the error', async () => {
+		const day = new Date().toISOString().slice(0, 10);
+		const run = await runWholesale(sandbox, { ...op('voice', 'getCdr'), day, reference: 'ref-42' });
+		expect(run.requests[0]).toMatchObject({ method: 'GET', path: `/v3/voice/123456/cdr/${day}/ref-42` });
+		expect(run.error?.message).toMatch(/temporarily unavailable at the Wholesale Voice API .*answered 503/);
+		expect(run.error?.description).toMatch(/Get CDRs/);
+		const bad = await runWholesale(sandbox, { ...op('voice', 'getCdr'), day: 'yesterday', reference: 'ref-42' });
+		expect(bad.requests).toHaveLength(0);
+	});
+});
+
 describe('Notifications', () => {
 	test('types, recipients, add and remove (md5 of the address), history', async () => {
 		expect((await runWholesale(sandbox, op('notification', 'getAll'))).error).toBeUndefined();
@@ -202,6 +214,12 @@ describe('Notifications', () => {
 		expect(added.json[0].hash).toBe(hash);
 		const recipients = await runWholesale(sandbox, { ...op('notification', 'getRecipients'), type: 'low_balance' });
 		expect(JSON.stringify(recipients.json)).toContain('finance@acme.example');
+		const byMethod = await runWholesale(sandbox, { ...op('notification', 'getRecipientsByMethod'), type: 'low_balance', method: 'email' });
+		expect(byMethod.requests[0]).toMatchObject({ method: 'GET', path: '/v3/accounts/123456/notifications/low_balance/email' });
+		expect(JSON.stringify(byMethod.json)).toContain('finance@acme.example');
+		const one = await runWholesale(sandbox, { ...op('notification', 'getRecipient'), type: 'low_balance', method: 'email', destination: 'finance@acme.example' });
+		expect(one.requests[0]).toMatchObject({ method: 'GET', path: `/v3/accounts/123456/notifications/low_balance/email/${hash}` });
+		expect(one.json[0]).toMatchObject({ type: 'low_balance', method: 'email', destination: 'finance@acme.example', hash });
 		const removed = await runWholesale(sandbox, { ...op('notification', 'removeRecipient'), type: 'low_balance', method: 'email', destination: 'finance@acme.example' });
 		expect(removed.requests[0]).toMatchObject({ method: 'DELETE', path: `/v3/accounts/123456/notifications/low_balance/email/${hash}` });
 		const all = await runWholesale(sandbox, { ...op('notification', 'removeAll'), type: 'trunk' });
