@@ -120,26 +120,38 @@ function e911Issues(params: Params, withName: boolean, withNumber: boolean) {
 	];
 }
 
-/** The fields where the provisioned address differs from the one submitted. */
+/**
+ * The fields where the provisioned address differs from the one submitted, exactly (only spaces
+ * around a value are ignored): the contract says the provisioned address may be upper-cased or
+ * abbreviated, and either is what emergency services get, so the user is told.
+ */
 export function addressDifferences(submitted: unknown, provisioned: unknown): string[] {
 	if (!submitted || !provisioned || typeof submitted !== 'object' || typeof provisioned !== 'object') return [];
 	const a = submitted as IDataObject;
 	const b = provisioned as IDataObject;
-	const normal = (value: unknown) => String(value ?? '').trim().toUpperCase();
-	return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((key) => normal(a[key]) !== normal(b[key])).sort();
+	const text = (value: unknown) => String(value ?? '').trim();
+	return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((key) => text(a[key]) !== text(b[key])).sort();
 }
 
-/** The e911 record with a plain statement of whether the address in force is the one sent. */
+/** The e911 record with a plain statement of whether the address in force is the one sent, and how it changed. */
 function e911Output(body: unknown, number: string): IDataObject {
 	const data = (unwrap(body) ?? {}) as IDataObject;
 	const differences = addressDifferences(data.address, data.provisionedAddress);
+	const submitted = (data.address ?? {}) as IDataObject;
+	const provisioned = (data.provisionedAddress ?? {}) as IDataObject;
+	const caseOnly = differences.filter((key) => String(submitted[key] ?? '').trim().toUpperCase() === String(provisioned[key] ?? '').trim().toUpperCase());
+	const changed = differences.filter((key) => !caseOnly.includes(key));
+	const parts = [
+		...(changed.length ? [`changed (abbreviated or corrected) in: ${changed.join(', ')}`] : []),
+		...(caseOnly.length ? [`upper-cased in: ${caseOnly.join(', ')}`] : []),
+	];
 	return {
 		number,
 		...data,
 		provisionedDiffers: differences.length > 0,
 		provisionedDifferences: differences,
 		...(differences.length
-			? { notice: `The address in force differs from the one submitted in: ${differences.join(', ')}. The provisioned address is the one emergency services get.` }
+			? { notice: `The address in force differs from the one submitted: ${parts.join('; ')}. The provisioned address is the one emergency services get.` }
 			: {}),
 	};
 }
