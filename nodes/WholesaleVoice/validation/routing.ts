@@ -45,13 +45,14 @@ const FAX_METHODS = ['http', 'mail'];
 export const RULE_NAME = /^[A-Za-z0-9_-]{1,32}$/;
 
 /**
- * user@host[:port][;transport=t | :transport=t]. The user part takes SIP user characters and
- * %-escapes; `%ukn` is the only non-hex escape, and `%e164` already reads as the escape `%e1`
- * followed by 64. Keeping the alternatives disjoint keeps the match linear (no backtracking
- * blow-up on long input). The host is a DNS name, IPv4 or [IPv6].
+ * user@host[:port][;transport=t | :transport=t]. The user part takes SIP user characters, and a
+ * `%` before a letter or digit: a %-escape (`%2F`) or a substitution. The contract names `%e164`
+ * and `%ukn` without forbidding others, and real configurations use more (`%did`), so any name is
+ * accepted. The `%` is matched alone (the name by the plain characters), so the alternatives stay
+ * disjoint and the match linear on long input. The host is a DNS name, IPv4 or [IPv6].
  */
 const SIP_ENDPOINT =
-	/^(?:%(?:[0-9A-Fa-f]{2}|ukn)|[A-Za-z0-9\-_.!~*'()&=+$,;?/])+@(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.?)(?::(\d{1,5}))?(?:[;:]transport=(?:udp|tcp|tls))?$/i;
+	/^(?:%(?=[A-Za-z0-9])|[A-Za-z0-9\-_.!~*'()&=+$,;?/])+@(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.?)(?::(\d{1,5}))?(?:[;:]transport=(?:udp|tcp|tls))?$/i;
 
 /** Longer than any real endpoint; refusing it up front bounds the regular expression's work. */
 const SIP_ENDPOINT_MAX_LENGTH = 512;
@@ -97,14 +98,23 @@ export function validateNumberConfiguration(config: unknown, options: NumberConf
 		}
 	}
 
-	if (present(configuration.options) && !isPlainObject(configuration.options)) {
+	const section = (name: 'options' | 'rules' | 'meta') => phpEmptyObject(configuration[name]);
+	if (present(section('options')) && !isPlainObject(section('options'))) {
 		found.push(violation('configuration.options.object', 'options', `it is ${kindOf(configuration.options)}, not an object`));
 	}
 
-	const definedRules = validateRules(configuration.rules, found);
+	const definedRules = validateRules(section('rules'), found);
 	validateRouting(configuration.routing, definedRules, options, found);
-	validateMeta(configuration.meta, found);
+	validateMeta(section('meta'), found);
 	return found;
+}
+
+/**
+ * The API is written in PHP, which encodes an empty object as `[]`: a configuration read back
+ * shows `"meta": []`, and writing it again must be accepted. An empty array stands for `{}`.
+ */
+function phpEmptyObject(value: unknown): unknown {
+	return Array.isArray(value) && value.length === 0 ? {} : value;
 }
 
 /** n8n JSON parameters may arrive as text; the API receives JSON either way. */

@@ -177,11 +177,11 @@ const catalogue = {
 	},
 	'configuration.options.object': {
 		subject: 'configuration',
-		text: 'options, when present, is a JSON object (the accepted options are not published, so only the shape is checked).',
+		text: 'options, when present, is a JSON object (the accepted options are not published, so only the shape is checked); an empty array, the API\'s own way of writing an empty object, counts as one.',
 	},
 	'configuration.rules.object': {
 		subject: 'configuration',
-		text: 'rules, when present, is a JSON object keyed by rule name.',
+		text: 'rules, when present, is a JSON object keyed by rule name (an empty array counts as an empty object).',
 	},
 	'configuration.rules.name': {
 		subject: 'configuration',
@@ -193,7 +193,7 @@ const catalogue = {
 	},
 	'configuration.meta.object': {
 		subject: 'configuration',
-		text: 'meta, when present, is a JSON object.',
+		text: 'meta, when present, is a JSON object (an empty array, as the API reads it back, counts as an empty object).',
 	},
 	'configuration.meta.size': {
 		subject: 'configuration',

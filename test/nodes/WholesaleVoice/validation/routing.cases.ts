@@ -46,11 +46,13 @@ export const routingCases: RuleCase[] = [
 
 	valid('configuration.options.object', 'an object of options', check({ routing: { default: [[sip()]] }, options: { anything: 'x' } })),
 	valid('configuration.options.object', 'null options', check({ routing: { default: [[sip()]] }, options: null })),
-	invalid('configuration.options.object', 'an array', check({ routing: { default: [[sip()]] }, options: [] }), 'options'),
+	valid('configuration.options.object', 'an empty array (PHP\'s empty object, as the API reads back)', check({ routing: { default: [[sip()]] }, options: [] })),
+	invalid('configuration.options.object', 'an array', check({ routing: { default: [[sip()]] }, options: ['fast'] }), 'options'),
 	invalid('configuration.options.object', 'text', check({ routing: { default: [[sip()]] }, options: 'fast' }), 'options'),
 
 	valid('configuration.rules.object', 'an empty rules object', check({ routing: { default: [[sip()]] }, rules: {} })),
-	invalid('configuration.rules.object', 'an array', check({ routing: { default: [[sip()]] }, rules: [] }), 'rules'),
+	valid('configuration.rules.object', 'an empty array (PHP\'s empty object)', check({ routing: { default: [[sip()]] }, rules: [] })),
+	invalid('configuration.rules.object', 'an array', check({ routing: { default: [[sip()]] }, rules: [['x']] }), 'rules'),
 
 	valid(
 		'configuration.rules.name',
@@ -69,6 +71,7 @@ export const routingCases: RuleCase[] = [
 	valid('configuration.meta.object', 'null meta', check({ routing: { default: [[sip()]] }, meta: null })),
 	invalid('configuration.meta.object', 'text', check({ routing: { default: [[sip()]] }, meta: 'customer 42' }), 'meta'),
 	invalid('configuration.meta.object', 'an array', check({ routing: { default: [[sip()]] }, meta: [1, 2] }), 'meta'),
+	valid('configuration.meta.object', 'an empty array (PHP\'s empty object, as the API reads back)', check({ routing: { default: [[sip()]] }, meta: [] })),
 
 	// {"data":"…"} is 11 bytes plus the text.
 	valid('configuration.meta.size', 'exactly 512 bytes', check({ routing: { default: [[sip()]] }, meta: { data: 'a'.repeat(501) } })),
@@ -218,7 +221,10 @@ export const routingCases: RuleCase[] = [
 	),
 	invalid('routing.sip.endpoint.form', 'an unknown transport', block(sip({ endpoint: 'office@sip.example.com;transport=sctp' })), first('endpoint')),
 	invalid('routing.sip.endpoint.form', 'a space in the user', block(sip({ endpoint: 'front desk@sip.example.com' })), first('endpoint')),
-	invalid('routing.sip.endpoint.form', 'a % that is no placeholder or escape', block(sip({ endpoint: '%number@sip.example.com' })), first('endpoint')),
+	valid('routing.sip.endpoint.form', 'a substitution the contract does not name (%did, from real configurations)', block(sip({ endpoint: '%did@sip.example.com' }))),
+	valid('routing.sip.endpoint.form', 'substitutions and escapes mixed', block(sip({ endpoint: 'pbx-%164%2Fx@sip.example.com' }))),
+	invalid('routing.sip.endpoint.form', 'a % before no letter or digit', block(sip({ endpoint: '%@sip.example.com' })), first('endpoint')),
+	invalid('routing.sip.endpoint.form', 'a % at the end of the user', block(sip({ endpoint: 'office%@sip.example.com' })), first('endpoint')),
 
 	valid('routing.sip.sdes', 'sdes none', block(sip({ sdes: 'none' }))),
 	valid('routing.sip.sdes', 'sdes optional', block(sip({ sdes: 'optional' }))),
