@@ -30,6 +30,8 @@ export const REPORT_APP = 'reports';
 export const SMS_STATUS_APP = 'sms_send_status';
 /** Inbound SMS carries no `app` (not a webhook in the spec); its items are marked with this one. */
 export const INBOUND_SMS_APP = 'sms_inbound';
+/** What the legacy `http` mode names an inbound SMS (real payloads): the same event as Inbound SMS. */
+export const LEGACY_INBOUND_SMS_APP = 'mvno_inbound_sms';
 /** The filter value of any `app` the spec does not list (e.g. the announced trunk events). */
 export const OTHER_APPS = 'other';
 /** The `app` of an item reporting a body that could not be read (when the user asks for such items). */
@@ -299,7 +301,8 @@ export function normaliseTime(value: unknown, zone: 'utc' | 'uk' = 'utc'): strin
 
 /** The category an `app` is chosen under in the node: the app itself, or Other Apps. */
 export function categoryOf(app: string): string {
-	return ALL_EVENTS.includes(app) && app !== OTHER_APPS ? app : OTHER_APPS;
+	const event = app === LEGACY_INBOUND_SMS_APP ? INBOUND_SMS_APP : app;
+	return ALL_EVENTS.includes(event) && event !== OTHER_APPS ? event : OTHER_APPS;
 }
 
 /** Names the trigger itself gives; a `data` field of the same name is kept as `data_<name>`. */
@@ -338,14 +341,14 @@ function queryValue(query: IDataObject, name: string): string | undefined {
 	return value === undefined || /^%\w+%$/.test(value) ? undefined : value;
 }
 
-/** The time of the event, when the wrapper has no `timestamp`: a field of the app's own, or none. */
-const OWN_TIME: Record<string, { field: string; zone: 'utc' | 'uk' }> = {
+/** The time of the event, when the wrapper has no `timestamp`: the first of the app's own fields that holds one, or none. */
+const OWN_TIME: Record<string, { fields: string[]; zone: 'utc' | 'uk' }> = {
 	// "time the status was generated or received by the service"; the spec's date-times are GMT.
-	[SMS_STATUS_APP]: { field: 'dtime', zone: 'utc' },
+	[SMS_STATUS_APP]: { fields: ['dtime'], zone: 'utc' },
 	// The spec: `datetime` in UK local time.
-	inprogress_summary: { field: 'datetime', zone: 'uk' },
-	// The sandbox's inbound SMS document (the spec shows none): `received`, GMT.
-	[INBOUND_SMS_APP]: { field: 'received', zone: 'utc' },
+	inprogress_summary: { fields: ['datetime'], zone: 'uk' },
+	// The spec shows no inbound SMS document: real payloads carry `time`, the sandbox `received` (GMT).
+	[INBOUND_SMS_APP]: { fields: ['time', 'received'], zone: 'utc' },
 };
 
 /** `base` (a fresh object) with the fields added; a field named like a wrapper field as `data_<name>`. */
@@ -417,10 +420,13 @@ export function documentEvents(document: unknown, options: EventOptions): Delive
 	fieldsList.forEach((fields, index) => {
 		let eventTime = normaliseTime(timestamp, 'utc');
 		let eventTimeSource = eventTime ? 'timestamp' : 'receivedAt';
-		const own = OWN_TIME[app];
-		if (!eventTime && own) {
-			eventTime = normaliseTime(fields[own.field], own.zone);
-			if (eventTime) eventTimeSource = own.field;
+		const own = OWN_TIME[categoryOf(app)];
+		for (const field of eventTime ? [] : (own?.fields ?? [])) {
+			eventTime = normaliseTime(fields[field], own!.zone);
+			if (eventTime) {
+				eventTimeSource = field;
+				break;
+			}
 		}
 		const base: IDataObject = {
 			app,

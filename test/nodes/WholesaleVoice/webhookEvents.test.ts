@@ -262,6 +262,22 @@ describe('items: one flat item per event', () => {
 		]);
 	});
 
+	test('inbound SMS with the time real payloads carry: `time` is the event time', () => {
+		const [item] = items({ app: 'sms_inbound', id: 'si_1', data: { originator: '447700900321', destination: '447700900123', message: 'Hi', time: '2026-03-01 09:30:00' } });
+		expect(item).toMatchObject({ app: 'sms_inbound', eventTime: '2026-03-01T09:30:00Z', eventTimeSource: 'time', time: '2026-03-01 09:30:00' });
+	});
+
+	test('the legacy inbound SMS (app mvno_inbound_sms, form payload=) is an Inbound SMS: its category, its fields untouched', () => {
+		const form = 'payload=%7B%22app%22%3A%22mvno_inbound_sms%22%2C%22id%22%3A%22fi_4222%22%2C%22data%22%3A%7B%22originator%22%3A%22447700900321%22%2C%22destination%22%3A%22447700900123%22%2C%22length%22%3A12%2C%22message%22%3A%22Hello+World.%22%7D%7D';
+		const [document] = docs(form, 'application/x-www-form-urlencoded');
+		const result = documentEvents(document, opts());
+		if ('reason' in result) throw new Error(result.reason);
+		expect(result.category).toBe('sms_inbound');
+		expect(categoryOf('mvno_inbound_sms')).toBe('sms_inbound');
+		expect(result.dedupeKey).toBe('mvno_inbound_sms\nfi_4222');
+		expect(result.items[0]).toMatchObject({ app: 'mvno_inbound_sms', id: 'fi_4222', originator: '447700900321', destination: '447700900123', length: 12, message: 'Hello World.' });
+	});
+
 	const summary = {
 		account: '123456',
 		answeredcount: 1,
