@@ -39,8 +39,10 @@ export function pagesNeeded(records: number, pageSize: number): number {
 }
 
 /**
- * Follows the Hosted PBX list wrapper: `pageSize` is the limit (at most 200), `nextPage`
- * links are followed until absent or until the limit is reached.
+ * Pages the Hosted PBX list wrapper: `pageSize` is the limit (at most 200); while the answer has
+ * a `nextPage` link, the next page is asked for with the request's own query and the next page
+ * number. The link itself is not followed: the real API's link drops the request's filters
+ * (`createdAfter`), so it would page through unfiltered records, and it names a host of its own.
  */
 async function pbxPages(
 	client: ApiClient,
@@ -50,17 +52,14 @@ async function pbxPages(
 ): Promise<IDataObject[]> {
 	const pageSize = limit === undefined ? PBX_MAX_PAGE_SIZE : Math.min(limit, PBX_MAX_PAGE_SIZE);
 	const records: IDataObject[] = [];
-	let next: ApiRequest | undefined = { ...request, qs: { ...request.qs, pageSize, page: 1 } };
-	while (next) {
-		const response: ApiResponse = await client.request(next);
+	for (let pageNumber = 1; ; pageNumber++) {
+		const response: ApiResponse = await client.request({ ...request, qs: { ...request.qs, pageSize, page: pageNumber } });
 		const page = extract(response);
 		records.push(...page);
 		if (limit !== undefined && records.length >= limit) return records.slice(0, limit);
-		const link = (response.body as PbxList | undefined)?.nextPage;
 		// An empty page with a next link would loop forever on a faulty server: stop there.
-		next = link && page.length > 0 ? { ...request, qs: undefined, url: link } : undefined;
+		if (!(response.body as PbxList | undefined)?.nextPage || page.length === 0) return records;
 	}
-	return records;
 }
 
 /** `start`/`limit` offsets, sent where the request keeps its other parameters. */

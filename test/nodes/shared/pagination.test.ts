@@ -56,7 +56,15 @@ describe('Hosted PBX paging', () => {
 		const records = await collectList(client, 'pbx', LIST, 250);
 		expect(records).toHaveLength(250);
 		expect(requests).toHaveLength(2);
-		expect(requests[1].url).toBe('https://pbx.test/list?pageSize=200&page=2');
+		expect(requests[1]).toMatchObject({ path: '/customers/me/phonebook', qs: { pageSize: 200, page: 2 } });
+		expect(requests[1].url).toBeUndefined();
+	});
+
+	test('the next page keeps the request\'s own filters: the real API\'s nextPage link drops them, and is not followed', async () => {
+		const { client, requests } = pbxList(450);
+		const filtered: ApiRequest = { method: 'GET', path: '/customers/me/calls', qs: { createdAfter: '2014-03-10T13:30:00Z' } };
+		expect(await collectList(client, 'pbx', filtered, undefined)).toHaveLength(450);
+		expect(requests.map((r) => [r.url, r.qs])).toEqual([1, 2, 3].map((page) => [undefined, { createdAfter: '2014-03-10T13:30:00Z', pageSize: 200, page }]));
 	});
 
 	test('a Limit above the total ends where nextPage is absent', async () => {
