@@ -113,7 +113,7 @@ export const notification: ResourceSpec = {
 		getOperation({
 			value: 'getRecipientsByMethod',
 			name: 'Get Recipients by Method',
-			action: 'Get the e-mail or SMS recipients of a notification type',
+			action: 'Get notification recipients by method',
 			description: 'List who receives a notification type by one method (e-mail or SMS)',
 			fields: [typeField, methodField],
 			validate: (p) => typeIssues(p.type),
