@@ -10,6 +10,9 @@ import { join } from 'node:path';
 
 process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'n8n-telephony-test-'));
 process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
+// n8n's logger prints every node error it sees; the tests assert on errors themselves, so a test
+// run stays readable (N8N_LOG_LEVEL=info npm test shows them again).
+process.env.N8N_LOG_LEVEL ??= 'silent';
 
 import {
 	ExecutionLifecycleHooks,
