@@ -132,11 +132,16 @@ export class JsonObjectSplitter {
 	push(chunk: Uint8Array): void {
 		const incoming = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 		if (incoming.length === 0) return;
-		// Scanned in the store, which the splitter owns: blocks of objects are parsed in place.
 		const pending = this.bytes.length;
+		if (pending === 0) {
+			// Nothing pending: the chunk is scanned where it is (blocks parsed in place write their
+			// brackets and commas into padding and put it back before anything else runs).
+			this.scan(incoming, false);
+			return;
+		}
 		this.reserve(pending + incoming.length, pending);
 		incoming.copy(this.store, pending);
-		this.scan(this.store.subarray(0, pending + incoming.length));
+		this.scan(this.store.subarray(0, pending + incoming.length), true);
 	}
 
 	/**
@@ -174,7 +179,7 @@ export class JsonObjectSplitter {
 		this.incident = false;
 	}
 
-	private scan(bytes: Buffer): void {
+	private scan(bytes: Buffer, inStore: boolean): void {
 		const length = bytes.length;
 		this.noBoundaryBefore = -1;
 		let i = this.position;
@@ -188,7 +193,12 @@ export class JsonObjectSplitter {
 		// Keep only the object in progress, at the start of the store; offsets move with it.
 		const keepFrom = this.start >= 0 ? this.start : length;
 		const kept = length - keepFrom;
-		if (keepFrom > 0 && kept > 0) this.store.copyWithin(0, keepFrom, length);
+		if (kept > 0 && !inStore) {
+			this.reserve(kept, 0);
+			bytes.copy(this.store, 0, keepFrom, length);
+		} else if (kept > 0 && keepFrom > 0) {
+			this.store.copyWithin(0, keepFrom, length);
+		}
 		this.bytes = kept === 0 ? EMPTY : this.store.subarray(0, kept);
 		// A huge chunk grew the store: give the memory back once the object in progress is small.
 		if (this.store.length > 4 * this.maxObjectBytes && kept <= this.maxObjectBytes) this.store = Buffer.from(this.bytes);
@@ -500,7 +510,8 @@ export class JsonObjectSplitter {
 		let text: string;
 		if (from > 0 && bytes[from - 1] <= SPACE && bytes[end] <= SPACE && this.allPadded(boundaries)) {
 			// The common case: padding before, between and after the objects takes `[`, the commas
-			// and `]` in place (the bytes are the splitter's own and consumed by this block).
+			// and `]` in place for the one decode, and is put back at once (the bytes may be the
+			// caller's chunk; nothing else runs in between).
 			if (this.saved.length < objects + 2) this.saved = new Uint8Array(2 * objects + 2);
 			const saved = this.saved;
 			saved[0] = bytes[from - 1];
