@@ -139,9 +139,23 @@ export class JsonObjectSplitter {
 			this.scan(incoming, false);
 			return;
 		}
-		this.reserve(pending + incoming.length, pending);
-		incoming.copy(this.store, pending);
-		this.scan(this.store.subarray(0, pending + incoming.length), true);
+		// An object is pending: the chunk's first line most likely finishes it. Only that line is
+		// copied behind it; the rest of the chunk is scanned in place once nothing is pending.
+		const newline = incoming.indexOf(NEWLINE);
+		const split = newline < 0 ? incoming.length : newline + 1;
+		this.append(incoming.subarray(0, split));
+		if (split === incoming.length) return;
+		// Scanned in the chunk from `split`, so the line break before it can take a block's `[`.
+		if (this.bytes.length === 0) this.scan(incoming, false, split);
+		else this.append(incoming.subarray(split));
+	}
+
+	/** Appends bytes behind what is pending, in the store, and scans on. */
+	private append(bytes: Buffer): void {
+		const pending = this.bytes.length;
+		this.reserve(pending + bytes.length, pending);
+		bytes.copy(this.store, pending);
+		this.scan(this.store.subarray(0, pending + bytes.length), true);
 	}
 
 	/**
@@ -179,10 +193,11 @@ export class JsonObjectSplitter {
 		this.incident = false;
 	}
 
-	private scan(bytes: Buffer, inStore: boolean): void {
+	/** Scans `bytes` from `from` (in the store, from where the last scan stopped). */
+	private scan(bytes: Buffer, inStore: boolean, from = this.position): void {
 		const length = bytes.length;
 		this.noBoundaryBefore = -1;
-		let i = this.position;
+		let i = from;
 		while (i < length) {
 			if (this.start < 0) {
 				i = this.between(bytes, i);
