@@ -147,7 +147,7 @@ export class VoiceAgentTrigger implements INodeType {
 					"Only this agent's conversations. Leave empty for every conversation on the account. The service allows one webhook per event type and scope.",
 			},
 			{
-				displayName: 'Timeout (Ms)',
+				displayName: 'Timeout (Milliseconds)',
 				name: 'timeoutMs',
 				type: 'number',
 				typeOptions: { minValue: 1 },

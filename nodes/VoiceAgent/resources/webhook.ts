@@ -101,7 +101,7 @@ export const webhook: ResourceSpec = {
 							],
 						},
 						{
-							displayName: 'Timeout (Ms)',
+							displayName: 'Timeout (Milliseconds)',
 							name: 'timeoutMs',
 							type: 'number',
 							typeOptions: { minValue: 1 },
@@ -117,7 +117,7 @@ export const webhook: ResourceSpec = {
 					required('URL', p.url),
 					httpUrl('URL', p.url),
 					identifierIssue('Agent ID', p.agentId),
-					integerInRange('Timeout (Ms)', p.additionalFields?.timeoutMs, 1),
+					integerInRange('Timeout (Milliseconds)', p.additionalFields?.timeoutMs, 1),
 				),
 			// A 409 names neither the webhook nor its scope: look the existing one up so the message can.
 			run: async ({ client, node }, p) => {
