@@ -7,7 +7,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { baseUrlField, basicAuthorization, maxRateLimitWaitField, testBaseUrl, timeoutField } from './connectionFields';
+import { baseUrlField, basicAuthorization, maxRateLimitWaitField, responseCode, testBaseUrl, timeoutField } from './connectionFields';
 
 export class HostedPbxApi implements ICredentialType {
 	name = 'hostedPbxApi';
@@ -58,5 +58,11 @@ export class HostedPbxApi implements ICredentialType {
 	// GET /customers works at every user level (`me` does not work for resellers).
 	test: ICredentialTestRequest = {
 		request: { baseURL: testBaseUrl, url: '/customers', qs: { pageSize: 1 } },
+		// n8n shows a rule's message when the test request answers with its status.
+		rules: [
+			responseCode(401, 'Wrong username or password: the Hosted PBX API refused them (401). Check both, and that the user is active.'),
+			responseCode(403, 'The user may not read the account (403): use a user with API access.'),
+			responseCode(404, 'Nothing at this Base URL (404): it must end with the API version, as in https://pbx.example.com/api/v1.'),
+		],
 	};
 }

@@ -7,7 +7,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { baseUrlField, maxRateLimitWaitField, testBaseUrl, timeoutField } from './connectionFields';
+import { baseUrlField, maxRateLimitWaitField, responseCode, testBaseUrl, timeoutField } from './connectionFields';
 
 /**
  * Why a key is refused, or undefined when it ends in 48 hexadecimal characters. The prefix
@@ -71,5 +71,10 @@ export class PlatformApiKeyApi implements ICredentialType {
 
 	test: ICredentialTestRequest = {
 		request: { baseURL: testBaseUrl, url: '/convai/v1/webhooks' },
+		rules: [
+			responseCode(401, 'The API key was refused (401): it was revoked or mistyped. Create a new key in the customer portal.'),
+			responseCode(403, 'The API key lacks a scope (403): give it convai:read and the other scopes the nodes use (convai:write, convai:delete, intelligence:read, intelligence:write).'),
+			responseCode(404, 'Nothing at this Base URL (404): use the services\' root URL, without /convai/v1.'),
+		],
 	};
 }

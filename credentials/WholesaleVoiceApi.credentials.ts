@@ -7,7 +7,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { baseUrlField, basicAuthorization, maxRateLimitWaitField, testBaseUrl, timeoutField } from './connectionFields';
+import { baseUrlField, basicAuthorization, maxRateLimitWaitField, responseCode, testBaseUrl, timeoutField } from './connectionFields';
 
 /** Why an account id is refused, or undefined when it is digits only. Shared with the node's transport. */
 export function accountIdProblem(accountId: unknown): string | undefined {
@@ -84,5 +84,10 @@ export class WholesaleVoiceApi implements ICredentialType {
 			baseURL: testBaseUrl,
 			url: '=/v3/accounts/{{ String($credentials.accountId).trim() }}/type',
 		},
+		rules: [
+			responseCode(401, 'Wrong API username or password: the Wholesale Voice API refused them (401).'),
+			responseCode(403, 'The API user may not use this account (403): check the Account ID, the number of the account the API user belongs to.'),
+			responseCode(404, 'Nothing at this Base URL for this account (404): the Base URL is the API root without /v3 (as in https://api.example.com), and the Account ID is the account number.'),
+		],
 	};
 }

@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IAuthenticateRuleResponseCode, INodeProperties } from 'n8n-workflow';
 
 /** Fields every credential of this package shares: where the API lives and how long to wait out a rate limit. */
 export function baseUrlField(placeholder: string, description: string): INodeProperties {
@@ -40,3 +40,8 @@ export function basicAuthorization(user: unknown, password: unknown): string {
 
 /** The credential test's base URL, with trailing slashes removed as the nodes remove them. */
 export const testBaseUrl = '={{ String($credentials.baseUrl).trim().replace(/\\/+$/, "") }}';
+
+/** A credential test rule: the message n8n shows when the test request answers with this status. */
+export function responseCode(value: number, message: string): IAuthenticateRuleResponseCode {
+	return { type: 'responseCode', properties: { value, message } };
+}

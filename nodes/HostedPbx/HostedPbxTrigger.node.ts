@@ -349,13 +349,12 @@ async function pollTrigger(context: ITriggerFunctions): Promise<ITriggerResponse
 	// While a refusal holds (n8n activating the trigger again), priming waits for the gate too.
 	let cursor: PollCursor | undefined = state.cursor?.key === key ? state.cursor : undefined;
 	if (!cursor && !holding) {
-		try {
-			cursor = state.cursor = await primeCursor(client, customer, source, key, lookbackMs);
-		} catch (error) {
-			const status = Number((error as NodeApiError).httpCode);
-			if (status === 401 || status === 403) recordRefusal(refusalKey, status, (error as Error).message, fingerprint);
-			throw error;
-		}
+		// A refusal here fails the activation, and is remembered so that n8n's retries send nothing.
+		cursor = state.cursor = await primeCursor(client, customer, source, key, lookbackMs).catch(async (error: NodeApiError) => {
+			const status = Number(error.httpCode);
+			if (status === 401 || status === 403) recordRefusal(refusalKey, status, error.message, fingerprint);
+			return await Promise.reject(error);
+		});
 	}
 	const loop = async () => {
 		while (!stopped) {

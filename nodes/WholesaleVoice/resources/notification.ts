@@ -123,7 +123,7 @@ export const notification: ResourceSpec = {
 			value: 'getRecipient',
 			name: 'Get Recipient',
 			action: 'Get a notification recipient',
-			description: 'Get one e-mail address or mobile number of a notification type (its id, the md5 of the address, is computed here)',
+			description: 'Get one e-mail address or mobile number of a notification type (its ID, the md5 of the address, is computed here)',
 			fields: [typeField, methodField, destinationField],
 			validate: (p) => [...typeIssues(p.type), ...recipientIssues(p.method, p.destination)],
 			path: (p) => ({ path: `${NOTIFICATIONS_PATH}/{type}/{method}/{hash}`, pathParams: { type: p.type, method: p.method, hash: recipientHash(p.destination) } }),

@@ -129,20 +129,19 @@ export const voice: ResourceSpec = {
 			],
 			validate: (p) => [...validateReportDate('Day', plainDate(p.day)), ...issues(required('Reference', p.reference))],
 			run: async (context, p) => {
-				try {
-					const response = await context.client.request({ method: 'GET', path: `${VOICE_PATH}/cdr/{day}/{reference}`, pathParams: { day: plainDate(p.day), reference: String(p.reference).trim() } });
-					return wholesaleItems(response);
-				} catch (error) {
-					const status = Number((error as NodeApiError).httpCode);
-					if (!(status === 404 || status >= 500)) throw error;
+				const request = { method: 'GET' as const, path: `${VOICE_PATH}/cdr/{day}/{reference}`, pathParams: { day: plainDate(p.day), reference: String(p.reference).trim() } };
+				const response = await context.client.request(request).catch(async (error: NodeApiError) => {
+					const status = Number(error.httpCode);
+					if (!(status === 404 || status >= 500)) return await Promise.reject(error);
 					// The contract: "call detail by reference; temporarily unavailable as of v3.10.5".
 					throw new NodeApiError(context.node.getNode(), { httpCode: String(status) }, {
 						httpCode: String(status),
 						itemIndex: context.itemIndex,
-						message: `Call detail by reference is temporarily unavailable at the Wholesale Voice API (since v3.10.5); it answered ${status}: ${(error as Error).message}`,
+						message: `Call detail by reference is temporarily unavailable at the Wholesale Voice API (since v3.10.5); it answered ${status}: ${error.message}`,
 						description: 'Use Voice > Get CDRs with Period "One Day" (and a filter) to find the call instead.',
 					});
-				}
+				});
+				return wholesaleItems(response);
 			},
 		},
 		getOperation({
