@@ -89,6 +89,6 @@ test('a key without the write scope: 403 names the scope', async () => {
 test('bad input costs nothing', async () => {
 	const run = await runAgent(create({ url: 'not a url', additionalFields: { timeoutMs: 0 } }));
 	expect(run.error?.message).toMatch(/^Invalid URL:/);
-	expect(run.error?.description).toMatch(/Timeout \(Ms\)/);
+	expect(run.error?.description).toMatch(/Timeout \(Milliseconds\)/);
 	expect(run.requests).toHaveLength(0);
 });
