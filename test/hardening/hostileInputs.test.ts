@@ -50,7 +50,10 @@ const OBJECT = { t: 1 };
  */
 function viaExpression(value: unknown): unknown {
 	if (typeof value === 'number' && !Number.isFinite(value)) return `={{ ${String(value)} }}`;
-	return `={{ ${JSON.stringify(value)} }}`;
+	// `}}` would end n8n's expression early: in text it is written as the escape \u007d, between
+	// an object's closing braces as two braces with a space.
+	const literal = typeof value === 'string' ? JSON.stringify(value).replace(/\}/g, '\\u007d') : JSON.stringify(value).replace(/\}\}/g, '} }');
+	return `={{ ${literal} }}`;
 }
 
 /** Whether n8n shows (and so the node reads) a field for these parameters. */
