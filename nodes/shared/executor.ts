@@ -13,6 +13,7 @@ import { asNodeError, validationError } from './errors';
 import { parameterIssues } from './parameterChecks';
 import type {
 	ApiResponse,
+	BodyStream,
 	OperationContext,
 	OperationSpec,
 	OutputItem,
@@ -100,8 +101,12 @@ async function toExecutionData(
 ): Promise<INodeExecutionData> {
 	if (!(item instanceof FileOutput)) return { json: item, pairedItem: { item: itemIndex } };
 	const property = String(params[BINARY_PROPERTY] || 'data');
-	const binary = await context.helpers.prepareBinaryData(item.data, item.fileName, item.mimeType);
-	const json = Buffer.isBuffer(item.data) ? item.json : { ...item.json, fileSize: binary.bytes ?? item.json.fileSize };
+	// n8n 2.x reports the stored size (`bytes`); 1.x does not, so the streamed bytes are counted too.
+	let streamed = 0;
+	const stream = item.data as BodyStream & { map?: (fn: (chunk: Buffer) => Buffer) => BodyStream };
+	const data = Buffer.isBuffer(item.data) || typeof stream.map !== 'function' ? item.data : stream.map((chunk: Buffer) => ((streamed += chunk.length), chunk));
+	const binary = await context.helpers.prepareBinaryData(data, item.fileName, item.mimeType);
+	const json = Buffer.isBuffer(item.data) ? item.json : { ...item.json, fileSize: binary.bytes ?? (streamed || item.json.fileSize) };
 	return { json, binary: { [property]: binary }, pairedItem: { item: itemIndex } };
 }
 
