@@ -557,7 +557,15 @@ describe('the package in n8n queue mode: triggers, webhooks, binary data (1 main
 		const perWorker = cluster.executionsPerWorker();
 		recordFigures('executions per worker (triggers file)', { total: all.length, perWorker });
 		expect(Object.values(perWorker).every((n) => n > 0)).toBe(true);
-		expect(cluster.allLogs()).not.toMatch(/There was a problem (activating|with the trigger)|Failed to load package|Error loading package/i);
+		// The recipe session plays to its end: the Conversation Intelligence Trigger then says, where
+		// n8n shows trigger problems, that the session is over (issue 18: an ended session ends). That
+		// one message is expected; any other activation or trigger problem is not.
+		const logs = cluster
+			.allLogs()
+			.split('\n')
+			.filter((line) => !/Session \S+ is over \(.*this trigger has nothing more to listen to/.test(line))
+			.join('\n');
+		expect(logs).not.toMatch(/There was a problem (activating|with the trigger)|Failed to load package|Error loading package/i);
 	});
 });
 
