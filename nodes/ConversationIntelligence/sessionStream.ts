@@ -4,7 +4,7 @@ import type { StreamResponse } from '../shared/operation';
 import type { BackoffOptions } from '../shared/streams/backoff';
 import { DEFAULT_BACKOFF, backoffDelay } from '../shared/streams/backoff';
 import { SseParser } from '../shared/streams/sse';
-import { Watchdog, cancellableWait } from '../shared/timers';
+import { Watchdog, wait } from '../shared/timers';
 
 export const SESSION_EVENT_TYPES = [
 	'session_started',
@@ -85,7 +85,6 @@ export function endedAnswer(status: number, text: string): string | undefined {
 export class SessionEventStream {
 	private stopped = false;
 	private readonly closing = new AbortController();
-	private sleeping?: { cancel: () => void };
 	private running?: Promise<void>;
 	private readonly seen = new RecentIds();
 	private resolveFirst: (outcome: SessionOutcome) => void = () => {};
@@ -106,14 +105,13 @@ export class SessionEventStream {
 	async stop(): Promise<void> {
 		this.stopped = true;
 		this.closing.abort();
-		this.sleeping?.cancel();
 		this.resolveFirst({ kind: 'failed', reason: 'stopped' });
 		await this.running;
 	}
 
 	private async loop(delayMs: number): Promise<void> {
 		let failures = 0;
-		await this.pause(delayMs);
+		await wait(delayMs, this.closing.signal);
 		while (!this.stopped) {
 			const attempt = await this.attempt();
 			if (this.stopped) return;
@@ -125,7 +123,7 @@ export class SessionEventStream {
 			}
 			if (outcome.kind === 'refused') {
 				// Not a transient failure: the refusal gate says when to try again (60 s, then 15 minutes).
-				await this.pause(await this.options.onRefused(outcome.status, outcome.message));
+				await wait(await this.options.onRefused(outcome.status, outcome.message), this.closing.signal);
 				continue;
 			}
 			if (attempt.receivedEvents) failures = 0;
@@ -134,17 +132,10 @@ export class SessionEventStream {
 			const delay = Math.max(backoff, attempt.retryMs ?? 0);
 			failures++;
 			this.options.onTransientFailure?.(outcome.kind === 'failed' ? outcome.reason : 'the stream closed', delay);
-			await this.pause(delay);
+			await wait(delay, this.closing.signal);
 		}
 	}
 
-	private async pause(delayMs: number): Promise<void> {
-		if (delayMs <= 0 || this.stopped) return;
-		const pause = cancellableWait(delayMs);
-		this.sleeping = pause;
-		await pause.promise;
-		this.sleeping = undefined;
-	}
 
 	private async attempt(): Promise<Attempt> {
 		let token: string;

@@ -2,7 +2,7 @@ import type { StreamResponse } from '../shared/operation';
 import type { BackoffOptions } from '../shared/streams/backoff';
 import { DEFAULT_BACKOFF, backoffDelay } from '../shared/streams/backoff';
 import { JsonObjectSplitter } from '../shared/streams/jsonObjects';
-import { Watchdog, cancellableWait } from '../shared/timers';
+import { Watchdog, wait } from '../shared/timers';
 import { rateLimitWaitMs } from '../shared/transport';
 
 /**
@@ -40,7 +40,6 @@ interface Outcome {
 export class PbxLiveStream {
 	private stopped = false;
 	private readonly closing = new AbortController();
-	private sleeping?: { cancel: () => void };
 	private running?: Promise<void>;
 	private resolveFirst: (outcome: FirstOutcome) => void = () => {};
 	/** The first connection's outcome: the trigger waits for it before activation completes. */
@@ -60,20 +59,19 @@ export class PbxLiveStream {
 	async stop(): Promise<void> {
 		this.stopped = true;
 		this.closing.abort();
-		this.sleeping?.cancel();
 		this.resolveFirst({ connected: false, reason: 'stopped' });
 		await this.running;
 	}
 
 	private async loop(delayMs: number): Promise<void> {
 		let failures = 0;
-		await this.pause(delayMs);
+		await wait(delayMs, this.closing.signal);
 		while (!this.stopped) {
 			const outcome = await this.connectOnce();
 			if (this.stopped) return;
 			if (outcome.refused) {
 				// Not a transient failure: the refusal gate says when to try again (60 s, then 15 minutes).
-				await this.pause(await this.options.onRefused(outcome.refused.status, outcome.refused.message));
+				await wait(await this.options.onRefused(outcome.refused.status, outcome.refused.message), this.closing.signal);
 				continue;
 			}
 			if (outcome.receivedData) failures = 0;
@@ -81,17 +79,10 @@ export class PbxLiveStream {
 			const delay = outcome.waitMs ?? (failures === 0 ? 0 : backoffDelay(failures - 1, this.options.backoff ?? DEFAULT_BACKOFF));
 			failures++;
 			this.options.onTransientFailure?.(outcome.reason, delay);
-			await this.pause(delay);
+			await wait(delay, this.closing.signal);
 		}
 	}
 
-	private async pause(delayMs: number): Promise<void> {
-		if (delayMs <= 0 || this.stopped) return;
-		const pause = cancellableWait(delayMs);
-		this.sleeping = pause;
-		await pause.promise;
-		this.sleeping = undefined;
-	}
 
 	private async connectOnce(): Promise<Outcome> {
 		const connection = new AbortController();

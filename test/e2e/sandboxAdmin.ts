@@ -133,3 +133,14 @@ export function nodeNamed(workflow: Record<string, any>, name: string): Record<s
 	if (!found) throw new Error(`workflow ${workflow.id} has no node named ${name}`);
 	return found;
 }
+
+/** A workflow of one trigger node followed by a No Operation node named End (what the trigger tests run). */
+export function triggerWorkflow(id: string, name: string, trigger: Record<string, unknown> & { name: string }): Record<string, unknown> {
+	return {
+		id,
+		name,
+		nodes: [{ position: [0, 0], ...trigger }, { id: `${id}-end`, name: 'End', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [240, 0], parameters: {} }],
+		connections: { [trigger.name]: { main: [[{ node: 'End', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
+}

@@ -8,48 +8,28 @@
  */
 import { startSandbox, type Sandbox } from '../../sandbox/index';
 import { N8nInstance, httpRequest, nodeResult, type N8nRun } from './harness';
-import { SandboxAdmin, sandboxCredentials } from './sandboxAdmin';
+import { CREDENTIALS, PKG } from './aiAgents';
+import { SandboxAdmin, sandboxCredentials, triggerWorkflow } from './sandboxAdmin';
 
-const PKG = 'n8n-nodes-telephony-platform';
 const WORKFLOW = 'e2eLiveFaults001';
 const TRIGGER = 'Incoming call (live)';
-const PBX = { hostedPbxApi: { id: 'sandboxPbxCred01', name: 'Sandbox Hosted PBX' } };
+const PBX = CREDENTIALS.pbx;
 const WARNING = /Hosted PBX stream: skipped bytes that are not a JSON object/g;
 
-function liveWorkflow(): Record<string, unknown> {
-	return {
-		id: WORKFLOW,
-		name: 'e2e: live incoming calls under faults',
-		nodes: [
-			{
-				id: 'lf1', name: TRIGGER, type: `${PKG}.hostedPbxTrigger`, typeVersion: 1, position: [0, 0],
-				parameters: { source: 'live', events: ['incomingcall'], options: { recoverMissedEvents: false } }, credentials: PBX,
-			},
-			{ id: 'lf2', name: 'Done', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [240, 0], parameters: {} },
-		],
-		connections: { [TRIGGER]: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-	};
-}
+const liveWorkflow = () =>
+	triggerWorkflow(WORKFLOW, 'e2e: live incoming calls under faults', {
+		id: 'lf1', name: TRIGGER, type: `${PKG}.hostedPbxTrigger`, typeVersion: 1,
+		parameters: { source: 'live', events: ['incomingcall'], options: { recoverMissedEvents: false } }, credentials: PBX,
+	});
 
 const POLL_WORKFLOW = 'e2ePollFaults001';
 const POLL_TRIGGER = 'Missed call (polled)';
 
-function pollWorkflow(): Record<string, unknown> {
-	return {
-		id: POLL_WORKFLOW,
-		name: 'e2e: missed calls polled under a refused credential',
-		nodes: [
-			{
-				id: 'pf1', name: POLL_TRIGGER, type: `${PKG}.hostedPbxTrigger`, typeVersion: 1, position: [0, 0],
-				parameters: { source: 'poll', pollEvent: 'missedCall', customerId: { __rl: true, mode: 'id', value: 'me' }, pollIntervalSeconds: 1, options: {} }, credentials: PBX,
-			},
-			{ id: 'pf2', name: 'Done', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [240, 0], parameters: {} },
-		],
-		connections: { [POLL_TRIGGER]: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-	};
-}
+const pollWorkflow = () =>
+	triggerWorkflow(POLL_WORKFLOW, 'e2e: missed calls polled under a refused credential', {
+		id: 'pf1', name: POLL_TRIGGER, type: `${PKG}.hostedPbxTrigger`, typeVersion: 1,
+		parameters: { source: 'poll', pollEvent: 'missedCall', customerId: { __rl: true, mode: 'id', value: 'me' }, pollIntervalSeconds: 1, options: {} }, credentials: PBX,
+	});
 
 const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
 const seqOf = (run: N8nRun) => nodeResult(run, TRIGGER).json.map((j) => (j.values as { seq?: number } | undefined)?.seq ?? j.seq);

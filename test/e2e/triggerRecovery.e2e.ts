@@ -10,28 +10,17 @@
  */
 import { startSandbox, type Sandbox } from '../../sandbox/index';
 import { N8nInstance, nodeResult, type N8nRun } from './harness';
-import { SandboxAdmin, sandboxCredentials } from './sandboxAdmin';
+import { CREDENTIALS, PKG } from './aiAgents';
+import { SandboxAdmin, sandboxCredentials, triggerWorkflow } from './sandboxAdmin';
 
-const PKG = 'n8n-nodes-telephony-platform';
 const PBX_WORKFLOW = 'e2eLiveRestart01';
 const SESSION_WORKFLOW = 'e2eSessionEnd001';
 const PBX_TRIGGER = 'Calls and messages (live)';
 const SESSION_TRIGGER = 'Session events';
 const SESSION = 'sess_e2e_restart';
-const PBX = { hostedPbxApi: { id: 'sandboxPbxCred01', name: 'Sandbox Hosted PBX' } };
-const KEY = { platformApiKeyApi: { id: 'sandboxKeyCred01', name: 'Sandbox Platform API Key' } };
+const { pbx: PBX, key: KEY } = CREDENTIALS;
 const CALLS = 100;
 const TEXTS = 50;
-
-function workflow(id: string, name: string, trigger: Record<string, unknown>): Record<string, unknown> {
-	return {
-		id,
-		name,
-		nodes: [trigger, { id: `${id}-end`, name: 'End', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [240, 0], parameters: {} }],
-		connections: { [trigger.name as string]: { main: [[{ node: 'End', type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-	};
-}
 
 const callerNumber = (i: number) => `+4477009${String(10_000 + i).slice(1)}`;
 const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
@@ -51,11 +40,11 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 		n8n = await N8nInstance.create();
 		await n8n.importCredentials(sandboxCredentials(sandbox.url));
 		await n8n.importWorkflows([
-			workflow(PBX_WORKFLOW, 'e2e: live calls and messages across a restart', {
+			triggerWorkflow(PBX_WORKFLOW, 'e2e: live calls and messages across a restart', {
 				id: 'lr1', name: PBX_TRIGGER, type: `${PKG}.hostedPbxTrigger`, typeVersion: 1, position: [0, 0],
 				parameters: { source: 'live', events: ['incomingcall', 'smsreceived'], options: {} }, credentials: PBX,
 			}),
-			workflow(SESSION_WORKFLOW, 'e2e: a session that ends', {
+			triggerWorkflow(SESSION_WORKFLOW, 'e2e: a session that ends', {
 				id: 'se1', name: SESSION_TRIGGER, type: `${PKG}.conversationIntelligenceTrigger`, typeVersion: 1, position: [0, 0],
 				parameters: { sessionId: SESSION, eventTypes: [], options: {} }, credentials: KEY,
 			}),
