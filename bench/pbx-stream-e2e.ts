@@ -10,7 +10,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { contexts } from '../test/harness/n8n';
 import { nodeModule, now, percentile, report, startSandboxProcess } from './lib';
 
-const { HostedPbxTrigger } = nodeModule<typeof import('../nodes/HostedPbx/HostedPbxTrigger.node')>('nodes/HostedPbx/HostedPbxTrigger.node');
+const { HostedPbxTriggerV1: HostedPbxTrigger } = nodeModule<typeof import('../nodes/HostedPbx/v1/HostedPbxTriggerV1.node')>('nodes/HostedPbx/v1/HostedPbxTriggerV1.node');
 
 async function main(): Promise<void> {
 	const sandbox = await startSandboxProcess();

@@ -15,7 +15,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { contexts } from '../test/harness/n8n';
 import { nodeModule, report, startSandboxProcess } from './lib';
 
-const { HostedPbxTrigger } = nodeModule<typeof import('../nodes/HostedPbx/HostedPbxTrigger.node')>('nodes/HostedPbx/HostedPbxTrigger.node');
+const { HostedPbxTriggerV1: HostedPbxTrigger } = nodeModule<typeof import('../nodes/HostedPbx/v1/HostedPbxTriggerV1.node')>('nodes/HostedPbx/v1/HostedPbxTriggerV1.node');
 
 const ROUNDS = Number(process.env.SOAK_ROUNDS ?? 1000);
 const EVENTS_PER_ROUND = Number(process.env.SOAK_EVENTS ?? 1000);

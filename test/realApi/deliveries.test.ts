@@ -12,7 +12,7 @@ import { join } from 'node:path';
 
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { HostedPbxTrigger } from '../../nodes/HostedPbx/HostedPbxTrigger.node';
+import { HostedPbxTriggerV1 as HostedPbxTrigger } from '../../nodes/HostedPbx/v1/HostedPbxTriggerV1.node';
 import { forgetRefusals } from '../../nodes/shared/streams/refusals';
 import { categoryOf } from '../../nodes/WholesaleVoice/webhookEvents';
 import { forgetEverything } from '../../nodes/WholesaleVoice/webhookMemory';

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData, INodeParameters, ITriggerResponse } from 'n8n-workflow';
 
-import { HostedPbxTrigger } from '../../../nodes/HostedPbx/HostedPbxTrigger.node';
+import { HostedPbxTriggerV1 as HostedPbxTrigger } from '../../../nodes/HostedPbx/v1/HostedPbxTriggerV1.node';
 import type { PollCursor } from '../../../nodes/HostedPbx/polling';
 import { FIRST_RETRY_MS, forgetRefusals, retryTimes } from '../../../nodes/shared/streams/refusals';
 import type { Sandbox } from '../../../sandbox';

@@ -1,0 +1,210 @@
+import type { IDataObject, INodeProperties, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { hostedPbxApi } from '../shared/apis';
+import { filtersField } from '../shared/describe';
+import { redact } from '../shared/errors';
+import { idFromUri } from '../shared/params';
+import type { Refusal } from '../shared/streams/refusals';
+import { FIRST_RETRY_MS, clearRefusal, credentialFingerprint, pendingRefusal, recordRefusal, refusalMessage } from '../shared/streams/refusals';
+import { wait } from '../shared/timers';
+import { createClient } from '../shared/transport';
+import { PbxLiveStream } from './liveStream';
+import type { PollSource } from './polling';
+import { parseParty } from './polling';
+import type { RecoveryState } from './recovery';
+import { recoverGap, rememberLive } from './recovery';
+
+/**
+ * What both versions of the Hosted PBX Trigger run: the live stream, and the items of stream
+ * events and polled records.
+ */
+
+const OUTCOMES = ['ANSWERED', 'NO_ANSWER', 'BUSY', 'FAILED'];
+
+/** Direction and outcome filters of new call records. */
+export function callRecordFilters(displayOptions: INodeProperties['displayOptions']): INodeProperties {
+	return filtersField(
+		[
+			{
+				displayName: 'Direction',
+				name: 'direction',
+				type: 'options',
+				default: 'any',
+				options: [
+					{ name: 'Any', value: 'any' },
+					{ name: 'Inbound', value: 'in' },
+					{ name: 'Outbound', value: 'out' },
+				],
+			},
+			{
+				displayName: 'Outcomes',
+				name: 'outcomes',
+				type: 'multiOptions',
+				default: [],
+				description: 'Only calls with one of these outcomes (all when none is chosen)',
+				options: OUTCOMES.map((value) => ({ name: value.replace('_', ' ').toLowerCase().replace(/^\w/, (c) => c.toUpperCase()), value })),
+			},
+		],
+		{ displayOptions },
+	);
+}
+
+/** A stream event as one flat item: its name, its values at the top level, when it arrived. */
+export function liveEventItem(object: Record<string, unknown>, receivedAt = new Date()): IDataObject {
+	const values = (object.values && typeof object.values === 'object' ? object.values : {}) as IDataObject;
+	const item: IDataObject = { event: String(object.event), ...values, location: (object.location ?? null) as IDataObject[string], receivedAt: receivedAt.toISOString() };
+	if (typeof values.endpoint === 'string') item.endpointId = idFromUri(values.endpoint);
+	return item;
+}
+
+/** A call or SMS record as an item, with caller and callee split into name and number. */
+export function polledItem(event: string, record: IDataObject): IDataObject {
+	const from = parseParty(record.from);
+	const to = parseParty(record.to);
+	return { event, ...record, fromName: from.name, fromNumber: from.number, toName: to.name, toNumber: to.number };
+}
+
+export function pollSource(event: string, filters: IDataObject): PollSource {
+	if (event === 'inboundSms') {
+		return { collection: 'sms', query: {}, matches: (r) => r.direction === 'IN' };
+	}
+	if (event === 'missedCall') {
+		// Missed: an inbound call that nobody answered.
+		return { collection: 'calls', query: { direction: 'in' }, matches: (r) => r.direction === 'IN' && r.outcome !== 'ANSWERED' };
+	}
+	const direction = String(filters.direction ?? 'any');
+	const outcomes = (filters.outcomes as string[] | undefined) ?? [];
+	return {
+		collection: 'calls',
+		query: direction === 'any' ? {} : { direction },
+		matches: (r) =>
+			(direction === 'any' || String(r.direction).toLowerCase() === direction) &&
+			(outcomes.length === 0 || outcomes.includes(String(r.outcome))),
+	};
+}
+
+/** Waits this long after a reconnect before reading the gap, so events arriving live around it are seen first. */
+const RECOVERY_DELAY_MS = 2000;
+
+export const REFUSED_DESCRIPTION = 'Check the username and password of the Hosted PBX API credential.';
+
+export interface LiveSettings {
+	/** Stream events to emit (`incomingcall`, `smsreceived`, `smsdelivered`). */
+	events: string[];
+	heartbeatTimeoutSeconds: number;
+	/** Whether events missed in a gap are read back from the history. */
+	recoverMissedEvents: boolean;
+	/** Whose history the gap is read from. */
+	customer: string;
+	/** Where the trigger remembers the last event it saw (saved with each emit). */
+	state: RecoveryState;
+}
+
+/** Holds the live event stream; shared by both versions of the node. */
+export async function liveTrigger(context: ITriggerFunctions, settings: LiveSettings): Promise<ITriggerResponse> {
+	const { events, state, customer } = settings;
+	const manual = context.getMode() === 'manual';
+	const node = context.getNode();
+	const key = `${context.getWorkflow().id ?? ''}|${node.id ?? node.name}`;
+	const credentials = await context.getCredentials('hostedPbxApi');
+	const forms = hostedPbxApi.secretForms(credentials);
+	const fingerprint = credentialFingerprint(credentials);
+	const refusedError = (refusal: Refusal) =>
+		new NodeApiError(node, {}, { message: refusalMessage(hostedPbxApi.label, refusal), description: `${REFUSED_DESCRIPTION} The user must be allowed to open the live event stream.` });
+	// While a refusal holds, an activation costs no request. A user's activation fails with it
+	// (visible at once); n8n's own activation after the running trigger reported it (emitError)
+	// succeeds and waits for the next attempt, so the trigger recovers by itself when the
+	// credential works again: n8n 2.x gives up after five failed activations within 15 s.
+	const holding = pendingRefusal(key, fingerprint);
+	if (holding && !manual && !holding.whileRunning) throw refusedError(holding);
+	const startDelay = holding && !manual ? Math.max(0, holding.nextAttemptAt - Date.now()) : 0;
+
+	const recover = !manual && settings.recoverMissedEvents;
+	// After a restart of n8n (not a user's activation) the time since the last event is a gap too.
+	const restartGapSince = recover && ['init', 'leadershipChange'].includes(context.getActivationMode()) ? state.lastSeenAt : undefined;
+	let activated = false;
+	let testEventSent = false;
+	const closing = new AbortController();
+
+	// Nothing is emitted once n8n closed the trigger (a deactivation or a shutdown): an execution
+	// started then would never run and would keep n8n's shutdown waiting.
+	const emitItems = (items: IDataObject[]) => {
+		for (const item of items) if (!closing.signal.aborted) context.emit([context.helpers.returnJsonArray([item])]);
+	};
+	// One read-back at a time: reconnects while one waits widen its gap instead of adding another.
+	let gap: { since: number; until: number } | undefined;
+	const readBackGap = async (since: number, until: number) => {
+		if (gap) {
+			gap = { since: Math.min(gap.since, since), until: Math.max(gap.until, until) };
+			return;
+		}
+		gap = { since, until };
+		await wait(RECOVERY_DELAY_MS, closing.signal);
+		const { since: from, until: to } = gap;
+		gap = undefined;
+		if (closing.signal.aborted) return;
+		try {
+			const recovered = await recoverGap(createClient(context, hostedPbxApi), customer, events, state, from, to);
+			if (recovered.length) {
+				context.logger.info(`Hosted PBX stream: ${recovered.length} event(s) missed between ${new Date(from).toISOString()} and ${new Date(to).toISOString()} recovered from the history`);
+			}
+			emitItems(recovered);
+		} catch (error) {
+			context.logger.warn(`Hosted PBX stream: could not read the history to recover events missed since ${new Date(from).toISOString()}: ${(error as Error).message}`);
+		}
+	};
+
+	const stream: PbxLiveStream = new PbxLiveStream({
+		open: async (signal) => await createClient(context, hostedPbxApi).stream({ method: 'GET', path: '/stream' }, signal),
+		heartbeatWindowMs: settings.heartbeatTimeoutSeconds * 1000,
+		onObject: (object) => {
+			state.lastSeenAt = Date.now();
+			if (!events.includes(String(object.event)) || testEventSent || closing.signal.aborted) return;
+			if (!manual) rememberLive(state, object);
+			context.emit([context.helpers.returnJsonArray([liveEventItem(object)])]);
+			if (manual) {
+				// A test run needs one event; the stream is closed right after it.
+				testEventSent = true;
+				void stream.stop();
+			}
+		},
+		onIncident: (excerpt, reason) => {
+			context.logger.warn(`Hosted PBX stream: skipped bytes that are not a JSON object (${reason}): ${redact(excerpt, forms)}`);
+		},
+		onRefused: async (status, message) => {
+			// At activation the refusal fails the activation (below); the stream is stopped before this wait ends.
+			if (!activated) return FIRST_RETRY_MS;
+			const current = credentialFingerprint(await context.getCredentials('hostedPbxApi'));
+			const refusal = recordRefusal(key, status, message, current, { whileRunning: true });
+			// Shown where n8n shows trigger problems, once per attempt (60 s, then every 15 minutes).
+			context.emitError(refusedError(refusal));
+			return refusal.nextAttemptAt - Date.now();
+		},
+		onConnected: ({ gapSince }) => {
+			clearRefusal(key);
+			const since = gapSince ?? restartGapSince;
+			if (recover && since !== undefined && (gapSince !== undefined || stream.connections === 1)) void readBackGap(since, Date.now());
+		},
+		onTransientFailure: (reason, retryInMs) => {
+			context.logger.info(`Hosted PBX stream: ${reason}; reconnecting in ${retryInMs} ms`);
+		},
+	});
+	stream.start(startDelay);
+	if (startDelay === 0) {
+		const first = await stream.firstOutcome;
+		if (!first.connected && first.refused) {
+			await stream.stop();
+			throw refusedError(recordRefusal(key, first.refused.status, first.refused.message, fingerprint));
+		}
+	}
+	activated = true;
+	return {
+		closeFunction: async () => {
+			closing.abort();
+			await stream.stop();
+			if (stream.lastDataAt) state.lastSeenAt = stream.lastDataAt;
+		},
+	};
+}
+

@@ -1,0 +1,256 @@
+import type {
+	IDataObject,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+	ITriggerFunctions,
+	ITriggerResponse,
+} from 'n8n-workflow';
+import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+
+import { hostedPbxApi } from '../../shared/apis';
+import { clearRefusal, credentialFingerprint, pendingRefusal, recordRefusal, refusalMessage } from '../../shared/streams/refusals';
+import { heartbeatTimeoutOption, triggerOptions } from '../../shared/streams/options';
+import { wait } from '../../shared/timers';
+import { createClient } from '../../shared/transport';
+import { customerField, listSearchMethods } from '../fields';
+import { PbxLiveStream } from '../liveStream';
+import type { PollCursor } from '../polling';
+import { createdAt, pollNewRecords, primeCursor } from '../polling';
+import type { RecoveryState } from '../recovery';
+import { REFUSED_DESCRIPTION, callRecordFilters, liveEventItem, liveTrigger, pollSource, polledItem } from '../triggerRuntime';
+
+/**
+ * Version 2 of the Hosted PBX Trigger: one Events list holding every event, live and polled, so
+ * that n8n's node panel offers each as an entry ("On missed call"); polled events run on n8n's own
+ * polling (Poll Times, and a manual test run that returns the newest record). A node can hold
+ * both: n8n opens the stream through trigger() and polls through poll().
+ */
+
+export const LIVE_EVENTS = ['incomingcall', 'smsreceived', 'smsdelivered'];
+export const POLLED_EVENTS = ['missedCall', 'callRecord', 'inboundSms'];
+/** A test run of live events waits this long for one to happen. */
+export const MANUAL_LIVE_WAIT_MS = 120_000;
+/** A test run of polled events shows the newest record of this many days. */
+const MANUAL_LOOKBACK_MS = 30 * 86_400_000;
+
+interface PollState {
+	/** One cursor per polled event. */
+	cursors?: Record<string, PollCursor>;
+}
+
+const refusalKey = (context: IPollFunctions | ITriggerFunctions) => {
+	const node = context.getNode();
+	return `${context.getWorkflow().id ?? ''}|${node.id ?? node.name}`;
+};
+
+export class HostedPbxTriggerV2 implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Hosted PBX Trigger',
+		name: 'hostedPbxTrigger',
+		icon: { light: 'file:../hostedPbx.svg', dark: 'file:../hostedPbx.dark.svg' },
+		group: ['trigger'],
+		version: 2,
+		polling: true,
+		subtitle: '={{$parameter["events"].join(", ")}}',
+		description: 'Starts a workflow on an incoming call, an SMS, a missed call or a finished call',
+		defaults: { name: 'Hosted PBX Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'hostedPbxApi', required: true }],
+		properties: [
+			{
+				displayName: 'Poll Times do not apply to the events chosen: live events arrive the moment they happen',
+				name: 'liveNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { hide: { events: POLLED_EVENTS } },
+			},
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				default: ['incomingcall'],
+				required: true,
+				description: 'Live events arrive the moment they happen (a standing connection); polled events are checked at the Poll Times',
+				options: [
+					{ name: 'Call Finished', value: 'callRecord', action: 'On call finished', description: 'Polled: a new call record, with filters on direction and outcome' },
+					{ name: 'Inbound SMS (Full Text)', value: 'inboundSms', action: 'On inbound SMS (full text)', description: 'Polled: an SMS received, with its whole text' },
+					{ name: 'Incoming Call', value: 'incomingcall', action: 'On incoming call', description: 'Live: a call is ringing: caller number and name, endpoint' },
+					{ name: 'Missed Call', value: 'missedCall', action: 'On missed call', description: 'Polled: an inbound call that nobody answered' },
+					{ name: 'SMS Delivered', value: 'smsdelivered', action: 'On SMS delivered', description: 'Live: a delivery receipt for a sent SMS arrived' },
+					{ name: 'SMS Received', value: 'smsreceived', action: 'On SMS received', description: 'Live: an SMS arrived: from, to and an excerpt' },
+				],
+			},
+			{
+				...customerField,
+				description:
+					'Whose calls and SMS are read: by the polled events, and to recover live events the stream missed. "me" is your own account for company admins and extension users; resellers pick a customer.',
+			},
+			callRecordFilters({ show: { events: ['callRecord'] } }),
+			triggerOptions([
+				heartbeatTimeoutOption('Reconnect when the live stream sends nothing for this long (the API sends a heartbeat every 60 s)', {
+					displayOptions: { show: { '/events': LIVE_EVENTS } },
+				}),
+				{
+					displayName: 'Recover Missed Events',
+					name: 'recoverMissedEvents',
+					type: 'boolean',
+					default: true,
+					description:
+						'Whether to read incoming calls and received SMS that the stream missed (a dropped connection, a restart of n8n) from the history and emit them, marked recovered: true. Delivery receipts cannot be recovered.',
+					displayOptions: { show: { '/events': ['incomingcall', 'smsreceived'] } },
+				},
+				{
+					displayName: 'Look-Back Window (Minutes)',
+					name: 'lookbackMinutes',
+					type: 'number',
+					default: 10,
+					typeOptions: { minValue: 1 },
+					description: 'Records that appear up to this late, or share a timestamp, are still emitted exactly once',
+					displayOptions: { show: { '/events': POLLED_EVENTS } },
+				},
+			]),
+		],
+	};
+
+	methods = { listSearch: listSearchMethods };
+
+	/** The live events: a standing connection while the workflow is active. */
+	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
+		const live = selected(this, LIVE_EVENTS);
+		if (live.length === 0) return {};
+		const options = this.getNodeParameter('options', {}) as IDataObject;
+		// Kept apart from the node's static data, which n8n may keep as the polled events' cursor.
+		const global = this.getWorkflowStaticData('global');
+		const state = ((global[`liveStream:${this.getNode().id}`] as RecoveryState | undefined) ??= {}) as RecoveryState;
+		return await liveTrigger(this, {
+			events: live,
+			heartbeatTimeoutSeconds: Number(options.heartbeatTimeoutSeconds ?? 90),
+			recoverMissedEvents: options.recoverMissedEvents !== false,
+			customer: customerOf(this),
+			state,
+		});
+	}
+
+	/** The polled events, at the Poll Times; a test run shows the newest record (or waits for a live event). */
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const polled = selected(this, POLLED_EVENTS);
+		if (this.getMode() === 'manual') {
+			return [this.helpers.returnJsonArray(polled.length ? await newestRecords(this, polled) : [await firstLiveEvent(this, selected(this, LIVE_EVENTS))])];
+		}
+		if (polled.length === 0) return null;
+		// The refusal gate is shared with the live stream of the same node: while it holds, a poll
+		// sends nothing (one attempt after 60 s, then every 15 minutes).
+		const key = refusalKey(this);
+		const fingerprint = credentialFingerprint(await this.getCredentials('hostedPbxApi'));
+		if (pendingRefusal(key, fingerprint)) return null;
+
+		const customer = customerOf(this);
+		const filters = this.getNodeParameter('filters', {}) as IDataObject;
+		const options = this.getNodeParameter('options', {}) as IDataObject;
+		const lookbackMs = Number(options.lookbackMinutes ?? 10) * 60_000;
+		const client = createClient(this, hostedPbxApi);
+		const state = this.getWorkflowStaticData('node') as PollState;
+		const cursors: Record<string, PollCursor> = {};
+		const items: IDataObject[] = [];
+		try {
+			for (const event of polled) {
+				const source = pollSource(event, filters);
+				// A changed customer or filter starts afresh (nothing replayed).
+				const cursorKey = JSON.stringify({ event, customer, filters: event === 'callRecord' ? filters : {} });
+				const cursor = state.cursors?.[event]?.key === cursorKey ? state.cursors[event] : undefined;
+				if (!cursor) {
+					// The first poll (at activation) marks what exists as seen.
+					cursors[event] = await primeCursor(client, customer, source, cursorKey, lookbackMs);
+					continue;
+				}
+				const { fresh, cursor: next } = await pollNewRecords(client, customer, source, cursor, lookbackMs);
+				cursors[event] = next;
+				items.push(...fresh.map((record) => polledItem(event, record)));
+			}
+		} catch (error) {
+			throw pollFailure(this, error as Error, key, fingerprint);
+		}
+		clearRefusal(key);
+		state.cursors = cursors;
+		return items.length ? [this.helpers.returnJsonArray(items)] : null;
+	}
+}
+
+/** A refusal closes the gate shared with the live stream and says when the next attempt is; other errors pass. */
+function pollFailure(context: IPollFunctions, error: Error, key: string, fingerprint: string): NodeApiError | NodeOperationError {
+	const status = Number((error as NodeApiError).httpCode);
+	if (status === 401 || status === 403) {
+		const refusal = recordRefusal(key, status, error.message, fingerprint, { whileRunning: true });
+		return new NodeApiError(context.getNode(), {}, { message: refusalMessage(hostedPbxApi.label, refusal), description: REFUSED_DESCRIPTION });
+	}
+	return error instanceof NodeApiError || error instanceof NodeOperationError ? error : new NodeOperationError(context.getNode(), error);
+}
+
+function selected(context: IPollFunctions | ITriggerFunctions, kinds: string[]): string[] {
+	const events = context.getNodeParameter('events', []) as string[];
+	return (Array.isArray(events) ? events : [events]).filter((event) => kinds.includes(event));
+}
+
+function customerOf(context: IPollFunctions | ITriggerFunctions): string {
+	return String(context.getNodeParameter('customerId', 'me', { extractValue: true }) ?? '').trim() || 'me';
+}
+
+/** The newest record of each polled event within 30 days, so that fields can be mapped. */
+async function newestRecords(context: IPollFunctions, events: string[]): Promise<IDataObject[]> {
+	const client = createClient(context, hostedPbxApi);
+	const customer = customerOf(context);
+	const filters = context.getNodeParameter('filters', {}) as IDataObject;
+	const items: IDataObject[] = [];
+	for (const event of events) {
+		const month: PollCursor = { since: new Date().toISOString(), seen: [], key: event };
+		const { fresh } = await pollNewRecords(client, customer, pollSource(event, filters), month, MANUAL_LOOKBACK_MS);
+		const newest = fresh.sort((a, b) => createdAt(b) - createdAt(a))[0];
+		if (newest) items.push(polledItem(event, newest));
+	}
+	if (items.length === 0) {
+		throw new NodeOperationError(context.getNode(), `No ${events.join(' or ')} record in the last 30 days to show as a test event`, {
+			description: 'Make a test call or send a test SMS, then try again.',
+		});
+	}
+	return items;
+}
+
+/** A test run of live events: the first one that happens within two minutes. */
+async function firstLiveEvent(context: IPollFunctions, events: string[]): Promise<IDataObject> {
+	const node = context.getNode();
+	let received: ((item: IDataObject) => void) | undefined;
+	let refused: ((error: Error) => void) | undefined;
+	const arrival = new Promise<IDataObject>((resolve, reject) => {
+		received = resolve;
+		refused = reject;
+	});
+	const stream = new PbxLiveStream({
+		open: async (signal) => await createClient(context, hostedPbxApi).stream({ method: 'GET', path: '/stream' }, signal),
+		heartbeatWindowMs: 90_000,
+		onObject: (object) => {
+			if (events.includes(String(object.event))) received?.(liveEventItem(object));
+		},
+		onIncident: () => undefined,
+		onRefused: (status, message) => {
+			refused?.(new NodeApiError(node, {}, { message: `${message} (HTTP ${status})`, description: REFUSED_DESCRIPTION }));
+			return MANUAL_LIVE_WAIT_MS;
+		},
+	});
+	const timeout = new AbortController();
+	stream.start();
+	try {
+		const item = await Promise.race([arrival, wait(MANUAL_LIVE_WAIT_MS, timeout.signal).then(() => undefined)]);
+		if (!item) {
+			throw new NodeOperationError(node, `No ${events.join(', ')} event within ${MANUAL_LIVE_WAIT_MS / 1000} s`, {
+				description: 'The test run listens to the live stream: make a test call or send a test SMS while it waits.',
+			});
+		}
+		return item;
+	} finally {
+		timeout.abort();
+		await stream.stop();
+	}
+}
