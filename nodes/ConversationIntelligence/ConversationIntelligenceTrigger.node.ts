@@ -8,6 +8,7 @@ import type {
 import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { platformApi } from '../shared/apis';
+import { replacePreviousActivation } from '../shared/streams/activations';
 import { heartbeatTimeoutOption, triggerOptions } from '../shared/streams/options';
 import type { Refusal } from '../shared/streams/refusals';
 import { FIRST_RETRY_MS, clearRefusal, credentialFingerprint, pendingRefusal, recordRefusal, refusalMessage } from '../shared/streams/refusals';
@@ -132,8 +133,11 @@ export class ConversationIntelligenceTrigger implements INodeType {
 				this.logger.info(`Conversation Intelligence stream: ${reason}; reconnecting in ${retryInMs} ms`),
 			onIncident: (excerpt) => this.logger.warn(`Conversation Intelligence stream: skipped an event that is not a JSON object: ${excerpt}`),
 		});
+		const release = manual ? () => undefined : await replacePreviousActivation(key, async () => await stream.stop());
 		stream.start(startDelay);
 		const first = startDelay > 0 ? ({ kind: 'waiting' } as const) : await stream.firstOutcome;
+		// The activation fails below: it holds nothing to replace.
+		if (first.kind === 'refused' || (first.kind === 'ended' && !manual)) release();
 		if (first.kind === 'refused') {
 			await stream.stop();
 			throw refusedError(recordRefusal(key, first.status, first.message, fingerprint));
@@ -146,6 +150,11 @@ export class ConversationIntelligenceTrigger implements INodeType {
 		}
 		if (first.kind === 'connected') clearRefusal(key);
 		activated = true;
-		return { closeFunction: async () => await stream.stop() };
+		return {
+			closeFunction: async () => {
+				release();
+				await stream.stop();
+			},
+		};
 	}
 }

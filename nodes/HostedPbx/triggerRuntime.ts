@@ -7,6 +7,7 @@ import { redact } from '../shared/errors';
 import { idFromUri } from '../shared/params';
 import type { Refusal } from '../shared/streams/refusals';
 import { FIRST_RETRY_MS, clearRefusal, credentialFingerprint, pendingRefusal, recordRefusal, refusalMessage } from '../shared/streams/refusals';
+import { replacePreviousActivation } from '../shared/streams/activations';
 import { wait } from '../shared/timers';
 import { createClient } from '../shared/transport';
 import { PbxLiveStream } from './liveStream';
@@ -190,19 +191,25 @@ export async function liveTrigger(context: ITriggerFunctions, settings: LiveSett
 			context.logger.info(`Hosted PBX stream: ${reason}; reconnecting in ${retryInMs} ms`);
 		},
 	});
+	const stopStream = async () => {
+		closing.abort();
+		await stream.stop();
+	};
+	const release = manual ? () => undefined : await replacePreviousActivation(key, stopStream);
 	stream.start(startDelay);
 	if (startDelay === 0) {
 		const first = await stream.firstOutcome;
 		if (!first.connected && first.refused) {
-			await stream.stop();
+			release();
+			await stopStream();
 			throw refusedError(recordRefusal(key, first.refused.status, first.refused.message, fingerprint));
 		}
 	}
 	activated = true;
 	return {
 		closeFunction: async () => {
-			closing.abort();
-			await stream.stop();
+			release();
+			await stopStream();
 			if (stream.lastDataAt) state.lastSeenAt = stream.lastDataAt;
 		},
 	};

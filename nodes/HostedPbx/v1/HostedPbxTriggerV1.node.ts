@@ -3,6 +3,7 @@ import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workf
 
 import { hostedPbxApi } from '../../shared/apis';
 import { clearRefusal, credentialFingerprint, pendingRefusal, recordRefusal, refusalMessage } from '../../shared/streams/refusals';
+import { replacePreviousActivation } from '../../shared/streams/activations';
 import { heartbeatTimeoutOption, triggerOptions } from '../../shared/streams/options';
 import { cancellableWait } from '../../shared/timers';
 import { createClient } from '../../shared/transport';
@@ -219,11 +220,16 @@ async function pollTrigger(context: ITriggerFunctions): Promise<ITriggerResponse
 		}
 	};
 	const running = loop().catch((error: Error) => context.emitError(error));
+	const stopLoop = async () => {
+		stopped = true;
+		sleeping?.cancel();
+		await running;
+	};
+	const release = await replacePreviousActivation(refusalKey, stopLoop);
 	return {
 		closeFunction: async () => {
-			stopped = true;
-			sleeping?.cancel();
-			await running;
+			release();
+			await stopLoop();
 		},
 	};
 }

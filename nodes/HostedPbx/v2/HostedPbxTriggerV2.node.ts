@@ -11,6 +11,7 @@ import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workf
 
 import { hostedPbxApi } from '../../shared/apis';
 import { clearRefusal, credentialFingerprint, pendingRefusal, recordRefusal, refusalMessage } from '../../shared/streams/refusals';
+import { oneAtATime } from '../../shared/streams/activations';
 import { heartbeatTimeoutOption, triggerOptions } from '../../shared/streams/options';
 import { wait } from '../../shared/timers';
 import { createClient } from '../../shared/transport';
@@ -141,42 +142,65 @@ export class HostedPbxTriggerV2 implements INodeType {
 			return [this.helpers.returnJsonArray(polled.length ? await newestRecords(this, polled) : [await firstLiveEvent(this, selected(this, LIVE_EVENTS))])];
 		}
 		if (polled.length === 0) return null;
-		// The refusal gate is shared with the live stream of the same node: while it holds, a poll
-		// sends nothing (one attempt after 60 s, then every 15 minutes).
+		// One poll at a time per node, from the freshest cursors: n8n 2.40 may schedule the same node
+		// twice (see activations.ts), each schedule with its own copy of the static data.
 		const key = refusalKey(this);
-		const fingerprint = credentialFingerprint(await this.getCredentials('hostedPbxApi'));
-		if (pendingRefusal(key, fingerprint)) return null;
-
-		const customer = customerOf(this);
-		const filters = this.getNodeParameter('filters', {}) as IDataObject;
-		const options = this.getNodeParameter('options', {}) as IDataObject;
-		const lookbackMs = Number(options.lookbackMinutes ?? 10) * 60_000;
-		const client = createClient(this, hostedPbxApi);
-		const state = this.getWorkflowStaticData('node') as PollState;
-		const cursors: Record<string, PollCursor> = {};
-		const items: IDataObject[] = [];
-		try {
-			for (const event of polled) {
-				const source = pollSource(event, filters);
-				// A changed customer or filter starts afresh (nothing replayed).
-				const cursorKey = JSON.stringify({ event, customer, filters: event === 'callRecord' ? filters : {} });
-				const cursor = state.cursors?.[event]?.key === cursorKey ? state.cursors[event] : undefined;
-				if (!cursor) {
-					// The first poll (at activation) marks what exists as seen.
-					cursors[event] = await primeCursor(client, customer, source, cursorKey, lookbackMs);
-					continue;
-				}
-				const { fresh, cursor: next } = await pollNewRecords(client, customer, source, cursor, lookbackMs);
-				cursors[event] = next;
-				items.push(...fresh.map((record) => polledItem(event, record)));
-			}
-		} catch (error) {
-			throw pollFailure(this, error as Error, key, fingerprint);
-		}
-		clearRefusal(key);
-		state.cursors = cursors;
-		return items.length ? [this.helpers.returnJsonArray(items)] : null;
+		return await oneAtATime(key, async () => await pollOnce(this, key, polled));
 	}
+}
+
+/** Cursors of the last poll of each node in this process, newer than a stale copy of the static data. */
+const latestCursors = new Map<string, Record<string, PollCursor>>();
+
+async function pollOnce(context: IPollFunctions, key: string, polled: string[]): Promise<INodeExecutionData[][] | null> {
+	// The refusal gate is shared with the live stream of the same node: while it holds, a poll
+	// sends nothing (one attempt after 60 s, then every 15 minutes).
+	const fingerprint = credentialFingerprint(await context.getCredentials('hostedPbxApi'));
+	if (pendingRefusal(key, fingerprint)) return null;
+
+	const customer = customerOf(context);
+	const filters = context.getNodeParameter('filters', {}) as IDataObject;
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	const lookbackMs = Number(options.lookbackMinutes ?? 10) * 60_000;
+	const client = createClient(context, hostedPbxApi);
+	const state = context.getWorkflowStaticData('node') as PollState;
+	const known = freshest(state.cursors, latestCursors.get(key));
+	const cursors: Record<string, PollCursor> = {};
+	const items: IDataObject[] = [];
+	try {
+		for (const event of polled) {
+			const source = pollSource(event, filters);
+			// A changed customer or filter starts afresh (nothing replayed).
+			const cursorKey = JSON.stringify({ event, customer, filters: event === 'callRecord' ? filters : {} });
+			const cursor = known[event]?.key === cursorKey ? known[event] : undefined;
+			if (!cursor) {
+				// The first poll (at activation) marks what exists as seen.
+				cursors[event] = await primeCursor(client, customer, source, cursorKey, lookbackMs);
+				continue;
+			}
+			const { fresh, cursor: next } = await pollNewRecords(client, customer, source, cursor, lookbackMs);
+			cursors[event] = next;
+			items.push(...fresh.map((record) => polledItem(event, record)));
+		}
+	} catch (error) {
+		throw pollFailure(context, error as Error, key, fingerprint);
+	}
+	clearRefusal(key);
+	state.cursors = cursors;
+	latestCursors.set(key, cursors);
+	return items.length ? [context.helpers.returnJsonArray(items)] : null;
+}
+
+/** Per event, the cursor that reached furthest. */
+function freshest(...sets: Array<Record<string, PollCursor> | undefined>): Record<string, PollCursor> {
+	const result: Record<string, PollCursor> = {};
+	for (const set of sets) {
+		for (const [event, cursor] of Object.entries(set ?? {})) {
+			const current = result[event];
+			if (!current || current.key !== cursor.key || Date.parse(cursor.since) >= Date.parse(current.since)) result[event] = cursor;
+		}
+	}
+	return result;
 }
 
 /** A refusal closes the gate shared with the live stream and says when the next attempt is; other errors pass. */

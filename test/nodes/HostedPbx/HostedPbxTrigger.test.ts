@@ -309,6 +309,15 @@ describe('polling', () => {
 		expect(emittedCallers(second)).toEqual(['+447700900402']);
 	});
 
+	test('a second activation of the same node (n8n 2.40 may do this) stops the first loop: each record once', async () => {
+		const first = await startTrigger(missedCalls);
+		const second = await startTrigger(missedCalls);
+		sandbox.pbx.injectIncomingCall({ from: '+447700900411', outcome: 'NO_ANSWER' });
+		await waitFor(() => second.emitted.length === 1);
+		await new Promise((resolve) => setTimeout(resolve, 400));
+		expect([...emittedCallers(first), ...emittedCallers(second)]).toEqual(['+447700900411']);
+	});
+
 	test('new call records filtered by outcome', async () => {
 		const started = await startTrigger({
 			...missedCalls,

@@ -164,13 +164,26 @@ describe("polled events on n8n's polling", () => {
 		await waitFor(() => sandbox.pbx.stream.list().length === 1);
 		sandbox.pbx.injectIncomingCall({ from: '+447700900555', callerIdName: 'Jane Caller', endpointId: '202' });
 		expect(await run).toEqual([expect.objectContaining({ event: 'incomingcall', callerIdNumber: '+447700900555' })]);
-		await waitFor(() => sandbox.pbx.stream.list().every((s) => s.closed));
+		await waitFor(() => sandbox.pbx.stream.list().length === 0);
 	});
 
 	test('only live events chosen: a poll sends nothing', async () => {
 		const active = activeNode({ events: ['incomingcall', 'smsreceived'] });
 		expect(await active.poll()).toBeNull();
 		expect(sandbox.context.log.list({ pathPrefix: '/api/v1/' }).length).toBe(0);
+	});
+
+	test('two schedules of one node (n8n 2.40 may activate a node twice), each with its own copy of the static data, return each record once', async () => {
+		const first = activeNode(missedCalls);
+		await first.poll();
+		const copy = JSON.parse(JSON.stringify(first.staticData())) as IDataObject;
+		const second = activeNode(missedCalls, { staticData: copy });
+		sandbox.pbx.injectIncomingCall({ from: '+447700900311', outcome: 'NO_ANSWER' });
+		const [a, b] = await Promise.all([first.poll(), second.poll()]);
+		expect([...callers(a), ...callers(b)]).toEqual(['+447700900311']);
+		sandbox.pbx.injectIncomingCall({ from: '+447700900312', outcome: 'NO_ANSWER' });
+		expect(callers(await second.poll())).toEqual(['+447700900312']);
+		expect(await first.poll()).toBeNull();
 	});
 
 	test('a refused credential fails the poll once, saying when it tries again; polls before then send nothing; then it recovers by itself', async () => {
@@ -201,6 +214,21 @@ describe('live events in version 2', () => {
 		expect(response.closeFunction).toBeUndefined();
 		await new Promise((resolve) => setTimeout(resolve, 200));
 		expect(sandbox.pbx.stream.list()).toHaveLength(0);
+	});
+
+	test('a second activation of the same node (n8n 2.40 may do this) replaces the first: one stream, each event once', async () => {
+		const first = activeNode({ events: ['incomingcall'] });
+		await first.trigger();
+		await waitFor(() => sandbox.pbx.stream.list().length === 1);
+		const firstStream = sandbox.pbx.stream.list()[0].id;
+		const second = activeNode({ events: ['incomingcall'] });
+		await second.trigger();
+		await waitFor(() => sandbox.pbx.stream.list().length === 1 && sandbox.pbx.stream.list()[0].id !== firstStream);
+		sandbox.pbx.injectIncomingCall({ from: '+447700900557' });
+		await waitFor(() => second.emitted.length === 1);
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		expect(first.emitted).toEqual([]);
+		expect(sandbox.pbx.stream.list()).toHaveLength(1);
 	});
 
 	test('live and polled events in one node: the stream emits live events, and keeps its state apart from the poll cursors', async () => {
