@@ -71,17 +71,18 @@ export function filtersFrom(parameters: IDataObject): SessionEventFilters {
 /** The filters the trigger and the Watch Events operation share. */
 export const sessionFilterFields: INodeProperties[] = [
 	{
-		displayName: 'Event Types',
+		displayName: 'Events',
 		name: 'eventTypes',
 		type: 'multiOptions',
 		default: ['session_started', 'operator_result', 'operator_error', 'transcript_utterance', 'session_ended'],
 		options: [
-			{ name: 'Operator Error', value: 'operator_error', description: 'An operator failed to produce a result' },
-			{ name: 'Operator Result', value: 'operator_result', description: 'An analysis operator produced a result' },
-			{ name: 'Session Ended', value: 'session_ended', description: 'The call ended; the stream closes' },
-			{ name: 'Session Started', value: 'session_started' },
+			{ name: 'Operator Error', action: 'On operator error', value: 'operator_error', description: 'An operator failed to produce a result' },
+			{ name: 'Operator Result', action: 'On operator result (sentiment, escalation…)', value: 'operator_result', description: 'An analysis operator produced a result' },
+			{ name: 'Session Ended', action: 'On session ended', value: 'session_ended', description: 'The call ended; the stream closes' },
+			{ name: 'Session Started', action: 'On session started', value: 'session_started' },
 			{
 				name: 'Transcript Utterance',
+				action: 'On transcript utterance',
 				value: 'transcript_utterance',
 				description: 'Live transcript, when the session has transcript events on',
 			},

@@ -128,11 +128,13 @@ export class VoiceAgentTrigger implements INodeType {
 				options: [
 					{
 						name: 'Conversation Initiating',
+						action: 'On call starting (conversation initiating)',
 						value: 'conversation.initiating',
 						description: 'A call came in; the caller hears ringing until this workflow answers (or the timeout passes)',
 					},
 					{
 						name: 'Conversation Completed',
+						action: 'On call completed (conversation completed)',
 						value: 'conversation.completed',
 						description: 'A call ended: transcript, summary and analysis',
 					},

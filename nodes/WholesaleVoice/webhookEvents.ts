@@ -37,21 +37,21 @@ export const OTHER_APPS = 'other';
 /** The `app` of an item reporting a body that could not be read (when the user asks for such items). */
 export const UNPARSEABLE_APP = 'unparseable';
 
-export const EVENT_CHOICES: Array<{ name: string; value: string; description: string }> = [
-	{ name: 'Call Inbound', value: 'call_inbound', description: 'An inbound call at each stage (ringing, answered, hangup)' },
-	{ name: 'Call Outbound', value: 'call_outbound', description: 'An outbound call at each stage' },
-	{ name: 'Call Blocked', value: 'call_blocked', description: 'A call blocked by an account or trunk limit or a fraud setting' },
-	{ name: 'Call Warning', value: 'call_warning', description: 'A call with invalid signalling (invalid CLI or destination)' },
-	{ name: 'Calls in Progress Summary', value: 'inprogress_summary', description: 'Sent periodically: totals, balance, calls per destination (or each call)' },
-	{ name: 'CDR (Finished Call)', value: 'cdr', description: 'A completed call, or shortly after when rated' },
-	{ name: 'Rate Update', value: 'rate_update', description: 'A new rate card is available' },
-	{ name: '999 Call Without Address Data', value: 'eha_missing_data', description: 'An emergency call made from a number without valid address data' },
-	{ name: 'Porting', value: 'porting', description: 'A status change of a UK GNP or NGNP port' },
-	{ name: 'Number Export', value: 'export', description: 'A status change of a number export' },
-	{ name: 'Report Ready', value: REPORT_APP, description: 'A report requested with this URL as its callback is ready' },
-	{ name: 'SMS Delivery Report', value: SMS_STATUS_APP, description: 'A status of an outgoing SMS sent with this URL as its report URL' },
-	{ name: 'Inbound SMS', value: INBOUND_SMS_APP, description: "An SMS to a number whose SMS endpoint is this URL (mode http or http_json)" },
-	{ name: 'Other Apps', value: OTHER_APPS, description: 'Any app the spec does not list yet (e.g. trunk changes), emitted as it arrives' },
+export const EVENT_CHOICES: Array<{ name: string; action: string; value: string; description: string }> = [
+	{ name: 'Call Inbound', action: 'On inbound call', value: 'call_inbound', description: 'An inbound call at each stage (ringing, answered, hangup)' },
+	{ name: 'Call Outbound', action: 'On outbound call', value: 'call_outbound', description: 'An outbound call at each stage' },
+	{ name: 'Call Blocked', action: 'On blocked call', value: 'call_blocked', description: 'A call blocked by an account or trunk limit or a fraud setting' },
+	{ name: 'Call Warning', action: 'On call warning (invalid signalling)', value: 'call_warning', description: 'A call with invalid signalling (invalid CLI or destination)' },
+	{ name: 'Calls in Progress Summary', action: 'On calls-in-progress summary', value: 'inprogress_summary', description: 'Sent periodically: totals, balance, calls per destination (or each call)' },
+	{ name: 'CDR (Finished Call)', action: 'On CDR (finished call)', value: 'cdr', description: 'A completed call, or shortly after when rated' },
+	{ name: 'Rate Update', action: 'On rate update', value: 'rate_update', description: 'A new rate card is available' },
+	{ name: '999 Call Without Address Data', action: 'On 999 call without address data', value: 'eha_missing_data', description: 'An emergency call made from a number without valid address data' },
+	{ name: 'Porting', action: 'On porting status change', value: 'porting', description: 'A status change of a UK GNP or NGNP port' },
+	{ name: 'Number Export', action: 'On number export status change', value: 'export', description: 'A status change of a number export' },
+	{ name: 'Report Ready', action: 'On report ready', value: REPORT_APP, description: 'A report requested with this URL as its callback is ready' },
+	{ name: 'SMS Delivery Report', action: 'On SMS delivery report', value: SMS_STATUS_APP, description: 'A status of an outgoing SMS sent with this URL as its report URL' },
+	{ name: 'Inbound SMS', action: 'On inbound SMS', value: INBOUND_SMS_APP, description: "An SMS to a number whose SMS endpoint is this URL (mode http or http_json)" },
+	{ name: 'Other Apps', action: "On another app's event", value: OTHER_APPS, description: 'Any app the spec does not list yet (e.g. trunk changes), emitted as it arrives' },
 ];
 
 export const ALL_EVENTS: string[] = EVENT_CHOICES.map((c) => c.value);
