@@ -77,7 +77,7 @@ export const sessionFilterFields: INodeProperties[] = [
 		default: ['session_started', 'operator_result', 'operator_error', 'transcript_utterance', 'session_ended'],
 		options: [
 			{ name: 'Operator Error', action: 'On operator error', value: 'operator_error', description: 'An operator failed to produce a result' },
-			{ name: 'Operator Result', action: 'On operator result (sentiment, escalation…)', value: 'operator_result', description: 'An analysis operator produced a result' },
+			{ name: 'Operator Result', action: 'On operator result', value: 'operator_result', description: 'An analysis operator produced a result' },
 			{ name: 'Session Ended', action: 'On session ended', value: 'session_ended', description: 'The call ended; the stream closes' },
 			{ name: 'Session Started', action: 'On session started', value: 'session_started' },
 			{

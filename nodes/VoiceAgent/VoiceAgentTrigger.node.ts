@@ -128,13 +128,13 @@ export class VoiceAgentTrigger implements INodeType {
 				options: [
 					{
 						name: 'Conversation Initiating',
-						action: 'On call starting (conversation initiating)',
+						action: 'On call starting',
 						value: 'conversation.initiating',
 						description: 'A call came in; the caller hears ringing until this workflow answers (or the timeout passes)',
 					},
 					{
 						name: 'Conversation Completed',
-						action: 'On call completed (conversation completed)',
+						action: 'On call completed',
 						value: 'conversation.completed',
 						description: 'A call ended: transcript, summary and analysis',
 					},

@@ -1,8 +1,12 @@
 import type { INodeProperties, INodePropertyOptions, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
+import { ConversationIntelligence } from '../../nodes/ConversationIntelligence/ConversationIntelligence.node';
 import { ConversationIntelligenceTrigger } from '../../nodes/ConversationIntelligence/ConversationIntelligenceTrigger.node';
+import { HostedPbx } from '../../nodes/HostedPbx/HostedPbx.node';
 import { HostedPbxTrigger } from '../../nodes/HostedPbx/HostedPbxTrigger.node';
+import { VoiceAgent } from '../../nodes/VoiceAgent/VoiceAgent.node';
 import { VoiceAgentTrigger } from '../../nodes/VoiceAgent/VoiceAgentTrigger.node';
+import { WholesaleVoice } from '../../nodes/WholesaleVoice/WholesaleVoice.node';
 import { WholesaleVoiceTrigger } from '../../nodes/WholesaleVoice/WholesaleVoiceTrigger.node';
 
 /**
@@ -32,4 +36,14 @@ test.each(triggers)('%s: every event is an entry of the node panel, named "On â€
 test('searching "missed call" in the Hosted PBX entries finds "On missed call"', () => {
 	const entries = panelEntries(new HostedPbxTrigger().getNodeType().description);
 	expect(entries.filter((e) => e.toLowerCase().includes('missed call'))).toEqual(['On missed call']);
+});
+
+test('no panel entry carries a note in parentheses: n8n names a node added from the panel after its entry', () => {
+	const descriptions: INodeTypeDescription[] = [
+		...triggers.map(([, node]) => node.description),
+		...[HostedPbx, WholesaleVoice, VoiceAgent, ConversationIntelligence].map((Node) => new Node().description),
+	];
+	const actions = descriptions.flatMap((d) => d.properties.flatMap((p) => ((p.options ?? []) as INodePropertyOptions[]).map((o) => o.action).filter((a): a is string => !!a)));
+	expect(actions.length).toBeGreaterThan(100);
+	expect(actions.filter((a) => /[()]/.test(a))).toEqual([]);
 });

@@ -143,7 +143,7 @@ export const call: ResourceSpec = {
 		{
 			value: 'originate',
 			name: 'Make a Call',
-			action: 'Make a call (click-to-call, charged)',
+			action: 'Make a charged click-to-call',
 			description:
 				'Ring a local endpoint first, then dial the destination and connect both (click-to-call). Outbound calls are charged.',
 			fields: [

@@ -14,7 +14,7 @@ export const sms: ResourceSpec = {
 		{
 			value: 'send',
 			name: 'Send',
-			action: 'Send an SMS (charged)',
+			action: 'Send a charged SMS',
 			description:
 				'Send a text message from an approved sender to a phone number. Each message is charged to the account.',
 			fields: [

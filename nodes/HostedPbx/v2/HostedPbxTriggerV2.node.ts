@@ -77,7 +77,7 @@ export class HostedPbxTriggerV2 implements INodeType {
 				description: 'Live events arrive the moment they happen (a standing connection); polled events are checked at the Poll Times',
 				options: [
 					{ name: 'Call Finished', value: 'callRecord', action: 'On call finished', description: 'Polled: a new call record, with filters on direction and outcome' },
-					{ name: 'Inbound SMS (Full Text)', value: 'inboundSms', action: 'On inbound SMS (full text)', description: 'Polled: an SMS received, with its whole text' },
+					{ name: 'Inbound SMS (Full Text)', value: 'inboundSms', action: 'On inbound SMS with full text', description: 'Polled: an SMS received, with its whole text' },
 					{ name: 'Incoming Call', value: 'incomingcall', action: 'On incoming call', description: 'Live: a call is ringing: caller number and name, endpoint' },
 					{ name: 'Missed Call', value: 'missedCall', action: 'On missed call', description: 'Polled: an inbound call that nobody answered' },
 					{ name: 'SMS Delivered', value: 'smsdelivered', action: 'On SMS delivered', description: 'Live: a delivery receipt for a sent SMS arrived' },

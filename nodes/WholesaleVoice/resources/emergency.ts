@@ -73,7 +73,7 @@ export const uk999: ResourceSpec = {
 		{
 			value: 'set',
 			name: 'Set',
-			action: 'Set the 999 data of a number (charged)',
+			action: 'Set the 999 data of a number, charged',
 			description:
 				'Register the emergency-services address of a UK number (replaces the current one). Each submission is charged; every field rule is checked first.',
 			fields: [numberField, ...uk999Fields],
@@ -174,7 +174,7 @@ export const e911: ResourceSpec = {
 		{
 			value: 'remove',
 			name: 'Remove',
-			action: "Remove a number's e911 address (emergency)",
+			action: "Remove a number's e911 emergency address",
 			description: 'Remove the e911 registration of a US number; emergency calls from it then carry no registered address',
 			fields: [numberField],
 			validate: (p) => validateUsNumber('Number', e164Digits(p.number)),
@@ -184,7 +184,7 @@ export const e911: ResourceSpec = {
 		{
 			value: 'set',
 			name: 'Set',
-			action: "Set a number's e911 address (emergency)",
+			action: "Set a number's e911 emergency address",
 			description:
 				'Register the emergency address of a US number (replaces the current one): emergency calls from it carry this address at once. Every field rule is checked first; the output says when the provisioned address differs.',
 			fields: [numberField, ...e911Fields(true)],

@@ -62,7 +62,7 @@ export const notification: ResourceSpec = {
 		{
 			value: 'addRecipient',
 			name: 'Add Recipient',
-			action: 'Add a notification recipient (SMS charged)',
+			action: 'Add a notification recipient, SMS charged',
 			description: 'Add an e-mail address or mobile number to a notification type (SMS notifications are charged)',
 			fields: [typeField, methodField, destinationField],
 			validate: (p) => [...typeIssues(p.type), ...recipientIssues(p.method, p.destination)],

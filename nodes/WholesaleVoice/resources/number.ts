@@ -68,7 +68,7 @@ export const number: ResourceSpec = {
 		{
 			value: 'remove',
 			name: 'Remove',
-			action: 'Remove a number (changes live routing)',
+			action: 'Remove a number from live routing',
 			description:
 				'De-configure a number and remove it from the account. Calls to it stop being routed at once; the number may not be recoverable.',
 			fields: [numberField],

@@ -267,7 +267,7 @@ export const port: ResourceSpec = {
 		{
 			value: 'submit',
 			name: 'Submit',
-			action: 'Submit a number port (charged)',
+			action: 'Submit a charged number port',
 			description:
 				'Submit a GNP port of UK geographic numbers. Each submission is charged; a resubmission without the original order reference is billed as a new order. Every rule is checked first.',
 			fields: [

@@ -226,7 +226,7 @@ export const routing: ResourceSpec = {
 		{
 			value: 'remove',
 			name: 'Remove Configuration',
-			action: 'Remove number routing (changes live routing)',
+			action: 'Remove number routing, changing live routing',
 			description: 'Remove a number\'s configuration (routing stops), keeping the number on the account. Changes live routing at once.',
 			fields: [numberField],
 			validate: (p) => numberIssue('Number', p.number),
@@ -236,7 +236,7 @@ export const routing: ResourceSpec = {
 		{
 			value: 'set',
 			name: 'Set Configuration',
-			action: 'Set number routing (changes live routing)',
+			action: 'Set number routing, changing live routing',
 			description:
 				'Write a number\'s routing configuration (replaces the current one; checked against every routing rule first). Changes live routing at once.',
 			fields: [

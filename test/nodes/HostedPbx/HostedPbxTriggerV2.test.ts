@@ -67,7 +67,7 @@ describe("n8n's node panel", () => {
 		const entries = (eventParameters[0].options as INodePropertyOptions[]).map((o) => [o.action, o.value]);
 		expect(entries).toEqual([
 			['On call finished', 'callRecord'],
-			['On inbound SMS (full text)', 'inboundSms'],
+			['On inbound SMS with full text', 'inboundSms'],
 			['On incoming call', 'incomingcall'],
 			['On missed call', 'missedCall'],
 			['On SMS delivered', 'smsdelivered'],
