@@ -20,7 +20,7 @@ import * as os from 'node:os';
 
 import { startSandbox } from '../../../sandbox/index';
 import { httpRequest, nodeResult, runError, type N8nRun } from '../harness';
-import { EXAMPLES_DIR, exampleFiles, loadExample, nodeNamed, type SandboxLoggedRequest } from '../sandboxAdmin';
+import { EXAMPLES_DIR, exampleFiles, loadExample, type SandboxLoggedRequest } from '../sandboxAdmin';
 import type { ProcessName, QueueCluster } from './cluster';
 import {
 	AGENT, AGENTS, DEMO_SESSION, ID, MORE_RECIPES, ONCE_SESSION, RECIPE, WHOLESALE_HOOK,
@@ -76,7 +76,6 @@ describe('the package in n8n queue mode: triggers, webhooks, binary data (1 main
 
 	beforeAll(async () => {
 		const recipes = exampleFiles().map(loadExample);
-		nodeNamed(recipes.find((w) => w.id === RECIPE.missedCall)!, 'Missed call').parameters.pollIntervalSeconds = 1;
 		// The invoice to download: the newest of account 123456 (the sandbox's seed is the same on every start).
 		const probe = await startSandbox({ port: 0, host: '127.0.0.1' });
 		let invoiceNumber: string;
@@ -161,7 +160,8 @@ describe('the package in n8n queue mode: triggers, webhooks, binary data (1 main
 		test('missed call (poller on main) -> SMS to the caller; executed on a worker', async () => {
 			const since = await admin().lastSeq();
 			await injectCall({ from: '+447700900555', callerIdName: 'Pat Missed', outcome: 'NO_ANSWER' });
-			const [sms] = await smsSent(since, (b) => b.to === '+447700900555');
+			// The recipe polls at n8n's Poll Times, every minute.
+			const [sms] = await smsSent(since, (b) => b.to === '+447700900555', 1, 150_000);
 			expect(sms.body.body).toBe('Hi Pat Missed, sorry we missed your call. We will ring you back shortly. - Acme Widgets');
 			const [run] = await runsOf(RECIPE.missedCall, 1);
 			expect(runError(run)).toBeUndefined();
