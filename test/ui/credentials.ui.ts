@@ -39,6 +39,14 @@ function wrongVariants(info: CredentialInfo, good: Record<string, unknown>): Var
 	return variants;
 }
 
+/** Mistakes whose message must name them, by credential type: the field, the wrong value, the words. */
+const NAMED_MISTAKES: Record<string, Array<{ what: string; field: string; value: (good: string) => string; names: RegExp }>> = {
+	hostedPbxApi: [
+		{ what: 'a wrong password', field: 'password', value: () => 'wrong-password-Zq7x', names: /wrong username or password/i },
+		{ what: 'a Base URL without /api/v1', field: 'baseUrl', value: (good) => good.replace(/\/api\/v1\/?$/, ''), names: /must end with the API version.*\/api\/v1/i },
+	],
+};
+
 /**
  * Saves (n8n tests the credential on save) and returns the outcome the dialog shows: the
  * success banner, or the failure banner's message (after "More details"). The test's answer
@@ -154,6 +162,19 @@ describe('credentials through the editor', () => {
 			if (STACK.test(result.message)) await problems.add(where, `the message looks like a stack trace or an internal error: "${result.message}"`);
 			if (result.message && !ACTIONABLE.test(result.message)) await problems.add(where, `the message does not say what to check: "${result.message}"`);
 			for (const secret of secrets) if (result.message.includes(secret)) await problems.add(where, 'the message repeats a secret');
+		}
+		// Mistakes a user makes, each named in the dialog (issue 20): the credential's test rules.
+		for (const mistake of NAMED_MISTAKES[info.name] ?? []) {
+			const where = `${info.displayName} (${mistake.what})`;
+			const value = mistake.value(String(good[mistake.field] ?? ''));
+			await setField(mistake.field, value);
+			const result = await problems.attempt(where, 'saving', () => waitForTestResult(page, dialog, () => save.click(), { [mistake.field]: value }));
+			await setField(mistake.field, String(good[mistake.field]));
+			if (!result) continue;
+			seen.push(`${where}: ${result.ok ? 'SUCCEEDED' : `"${result.message}"`}`);
+			if (result.ok) await problems.add(where, 'the test succeeded');
+			else if (!result.shown) await problems.add(where, `the dialog does not show the message "${result.message}"`);
+			else if (!mistake.names.test(result.message)) await problems.add(where, `the message does not name the mistake (${mistake.names}): "${result.message}"`);
 		}
 		// Leave it saved with the sandbox values.
 		const secretsTyped = Object.fromEntries(info.properties.filter((p) => p.typeOptions?.password).map((p) => [p.name, String(good[p.name])]));

@@ -63,13 +63,15 @@ describe('the node panel finds every node', () => {
 			if (!found) throw new Error(`"${node.displayName}" is not listed, so it cannot be added from the panel`);
 			await editor.creatorItem(`${grouped}-`).first().click();
 			const own = editor.creatorItem(`${node.type}-`);
+			// Entries of a collapsed section stay in the page, hidden: only a visible one can be clicked.
+			const ownVisible = ui.page.locator(`${sel.nodeCreator} ${sel.creatorItem}[data-keyboard-nav-id^="${node.type}-"]:visible`);
 			const added = ui.page.locator(`${sel.canvasNode}[data-node-type="${node.type}"]`);
 			// The node's details in the panel: its triggers and actions (or the node itself).
-			await Promise.race([own.first().waitFor(), editor.ndv.waitFor()]);
+			await Promise.race([own.first().waitFor({ state: 'attached' }), editor.ndv.waitFor()]);
 			if (!(await editor.ndv.isVisible())) {
 				const category = ui.page.locator(`${sel.nodeCreator} [data-test-id="node-creator-category-item"]`, { hasText: node.isTrigger ? /^Triggers/ : /^Actions/ });
-				if ((await own.count()) > 0 && !(await own.first().isVisible()) && (await category.count()) > 0) await category.first().click();
-				await own.first().click();
+				if ((await ownVisible.count()) === 0 && (await category.count()) > 0) await category.first().click();
+				await ownVisible.first().click();
 			}
 			await editor.ndv.waitFor();
 			await added.waitFor({ state: 'attached' });
@@ -77,5 +79,75 @@ describe('the node panel finds every node', () => {
 			if (!title) throw new Error('the details view opened without a title');
 		});
 		problems.assertNone();
+	});
+});
+
+describe('the node panel, the way a user looks for an event or a task', () => {
+	let ui: UiBrowser;
+	let editor: Editor;
+
+	beforeAll(async () => {
+		ui = await launchBrowser();
+		await signIn(ui.page);
+		editor = new Editor(ui.page);
+	});
+
+	afterAll(async () => {
+		await ui?.close();
+	});
+
+	test('searching "missed call" and picking Hosted PBX offers "On missed call"; choosing it opens the trigger set to it', async () => {
+		const problems = new Problems(ui.page, 'panel-missed-call');
+		const grouped = `${PACKAGE.name}.hostedPbx`;
+		const trigger = `${PACKAGE.name}.hostedPbxTrigger`;
+		await editor.newWorkflow();
+		await editor.openNodePanel();
+		const { found, items } = await editor.searchPanel('missed call', grouped);
+		if (!found) throw new Error(`searching "missed call" did not list Hosted PBX; listed: ${items.map((i) => i.name).join(', ')}`);
+		await editor.creatorItem(`${grouped}-`).first().click();
+		// Hosted PBX's entries, filtered by the search: the trigger's events and the node's actions.
+		const entry = ui.page.locator(`${sel.nodeCreator} ${sel.creatorItem}`, { hasText: /^\s*On missed call/ });
+		await entry.first().waitFor({ timeout: 10_000 });
+		const offered = (await editor.creatorItems()).map((i) => i.name);
+		console.log(`"missed call" → Hosted PBX offers: ${offered.join(' | ')}`);
+		await entry.first().click();
+		await editor.ndv.waitFor();
+		await ui.page.locator(`${sel.canvasNode}[data-node-type="${trigger}"]`).waitFor({ state: 'attached' });
+		// The Events parameter holds exactly "Missed Call".
+		const chosen = (await editor.param('events').locator('.el-tag, .el-select__tags-text, [class*="tag"]').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+		if (JSON.stringify([...new Set(chosen)]) !== JSON.stringify(['Missed Call'])) await problems.add('Hosted PBX Trigger', `the node opened with Events ${JSON.stringify(chosen)}, not ["Missed Call"]`);
+		await editor.closeNdv();
+		problems.assertNone();
+	});
+
+	/**
+	 * Where a user types these, the package's node comes first, or as high as n8n's ranking lets a
+	 * community node come: n8n adds the popularity of its own nodes to the match score, so a core
+	 * node with the same exact alias ("SMS": Twilio, Vonage) or a close match in its name
+	 * ("SyncroMSP") stays ahead of any alias a package can give (measured with n8n 2.40.7).
+	 */
+	const FIRST_FOR: Array<[string, string, boolean, number]> = [
+		['missed call', 'hostedPbx', true, 0],
+		['missed call', 'hostedPbx', false, 0],
+		['CDR', 'wholesaleVoice', false, 0],
+		['voice agent', 'voiceAgent', false, 0],
+		['SMS', 'hostedPbx', false, 4],
+		['port', 'wholesaleVoice', false, 1],
+	];
+
+	test.each(FIRST_FOR)('"%s" lists %s high (trigger panel: %s; at most at position %i, 0 is first)', async (word, name, triggers, atMost) => {
+		await editor.newWorkflow();
+		if (!triggers) {
+			await editor.addFromPanel('Manual', 'n8n-nodes-base.manualTrigger');
+			if (await editor.ndv.isVisible()) await editor.closeNdv();
+		}
+		await editor.openNodePanel();
+		const grouped = `${PACKAGE.name}.${name}`;
+		const { found, items } = await editor.searchPanel(word, grouped);
+		const ranking = items.map((i) => i.name).slice(0, 6).join(' | ');
+		console.log(`"${word}" (${triggers ? 'trigger panel' : 'node panel'}): ${ranking}`);
+		expect(found).toBe(true);
+		const position = items.findIndex((i) => i.navId.startsWith(`${grouped}-`));
+		expect([word, position <= atMost ? 'ok' : position, ranking]).toEqual([word, 'ok', ranking]);
 	});
 });

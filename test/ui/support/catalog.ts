@@ -80,7 +80,9 @@ function showValues(p: Property, key: string): unknown[] | undefined {
 }
 
 export function nodeInfo(file: string): NodeInfo {
-	const node = instantiate(file);
+	const loaded = instantiate(file);
+	// A versioned node (n8n's VersionedNodeType): new nodes get its default version.
+	const node = typeof loaded.getNodeType === 'function' ? loaded.getNodeType() : loaded;
 	const d = node.description;
 	const props = d.properties as Property[];
 	const codexFile = path.join(REPO_ROOT, file.replace(/\.js$/, '.json'));
