@@ -2,6 +2,9 @@
  * The sandbox's scripted model (`/llm/v1`): OpenAI-compatible Chat Completions and Responses,
  * answered from scripts set through `/_sandbox/llm`, with every request recorded.
  */
+import fs from 'node:fs';
+import path from 'node:path';
+
 import type { Sandbox } from '../../sandbox/index';
 import { startSandbox } from '../../sandbox/index';
 import type { TemplateContext } from '../../sandbox/llm/template';
@@ -389,5 +392,48 @@ describe('the template language', () => {
 		expect(matchToolName('send an sms', names)).toBe('Send_an_SMS_in_Hosted_PBX');
 		expect(matchToolName('SMS messages', names)).toBe('Get_many_SMS_messages_in_Hosted_PBX');
 		expect(matchToolName('fax', names)).toBeUndefined();
+	});
+});
+
+describe("the after-call assistant's script (examples/ai-agents/scripted-model.json) does only what the call supports", () => {
+	const system =
+		'You follow up on calls to Acme Widgets after the voice agent hangs up. Our opening hours are Monday to Friday, 9:00 to 17:30; our address is 1 Engine Street, Leeds.';
+	const tools = ['Send_SMS', 'Add_to_phone_book'].map((name) => ({
+		type: 'function',
+		function: { name, description: name, parameters: { type: 'object', properties: {}, additionalProperties: true } },
+	}));
+	/** The prompt the recipe's agent sends (its Prompt field), for one call. */
+	const prompt = (known: string, transcript: string) =>
+		`The call conv_1 has ended (20 s, success).\nCaller number: +447700900777\nKnown customer: ${known}\nSummary: none\nTranscript:\n${transcript}`;
+	const firstAnswer = async (known: string, transcript: string) => {
+		const scripts = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'examples', 'ai-agents', 'scripted-model.json'), 'utf8')) as unknown;
+		expect((await admin('POST', '/scripts', scripts)).status).toBeLessThan(300);
+		const answer = await chat({ messages: [{ role: 'system', content: system }, { role: 'user', content: prompt(known, transcript) }], tools });
+		const message = answer.body.choices[0].message as Json;
+		return { text: message.content as string | null, calls: ((message.tool_calls ?? []) as Json[]).map((c) => [c.function.name, JSON.parse(c.function.arguments)]) };
+	};
+
+	test('a new caller who gives their name and asks for the opening hours by text: added, and texted once', async () => {
+		const { calls } = await firstAnswer('false', 'user: Hi, this is Dana Fox. Could you text me your opening hours?');
+		expect(calls).toEqual([
+			['Add_to_phone_book', { Name: 'Dana Fox', Phone_Number: '+447700900777' }],
+			['Send_SMS', { To: '+447700900777', Message: 'Hi Dana, our opening hours are Monday to Friday, 9:00 to 17:30. - Acme Widgets' }],
+		]);
+	});
+
+	test('a known caller asking for the hours by text: texted, not added again', async () => {
+		const { calls } = await firstAnswer('true', 'user: This is Alice Jones, can you text me your opening hours?');
+		expect(calls).toEqual([['Send_SMS', { To: '+447700900777', Message: 'Hello, our opening hours are Monday to Friday, 9:00 to 17:30. - Acme Widgets' }]]);
+	});
+
+	test('a new caller who only gives their name: added, no SMS', async () => {
+		const { calls } = await firstAnswer('false', 'user: My name is Sam Lee, I wanted to ask about my order.');
+		expect(calls).toEqual([['Add_to_phone_book', { Name: 'Sam Lee', Phone_Number: '+447700900777' }]]);
+	});
+
+	test('a call that asks for nothing (no name, no text): no tool at all, and the answer says so', async () => {
+		const { calls, text } = await firstAnswer('false', "user: Hi, I'd like to check on my order. The number is 55231.");
+		expect(calls).toEqual([]);
+		expect(text).toMatch(/^Nothing to do/);
 	});
 });
