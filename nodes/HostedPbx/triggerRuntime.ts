@@ -21,6 +21,32 @@ import { recoverGap, rememberLive } from './recovery';
  * events and polled records.
  */
 
+/** The option that turns recovery of missed live events on or off. */
+export function recoverMissedEventsOption(displayOptions: INodeProperties['displayOptions']): INodeProperties {
+	return {
+		displayName: 'Recover Missed Events',
+		name: 'recoverMissedEvents',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to read incoming calls and received SMS that the stream missed (a dropped connection, a restart of n8n) from the history and emit them, marked recovered: true. Delivery receipts cannot be recovered.',
+		displayOptions,
+	};
+}
+
+/** The polling cursor's look-back window. */
+export function lookbackOption(displayOptions: INodeProperties['displayOptions']): INodeProperties {
+	return {
+		displayName: 'Look-Back Window (Minutes)',
+		name: 'lookbackMinutes',
+		type: 'number',
+		default: 10,
+		typeOptions: { minValue: 1 },
+		description: 'Records that appear up to this late, or share a timestamp, are still emitted exactly once',
+		displayOptions,
+	};
+}
+
 const OUTCOMES = ['ANSWERED', 'NO_ANSWER', 'BUSY', 'FAILED'];
 
 /** Direction and outcome filters of new call records. */

@@ -13,20 +13,21 @@ import { launchBrowser, Problems, signIn, type UiBrowser } from './support/sessi
 
 const nodes = packageNodes();
 
+// One browser for the file.
+let ui: UiBrowser;
+let editor: Editor;
+
+beforeAll(async () => {
+	ui = await launchBrowser();
+	await signIn(ui.page);
+	editor = new Editor(ui.page);
+});
+
+afterAll(async () => {
+	await ui?.close();
+});
+
 describe('the node panel finds every node', () => {
-	let ui: UiBrowser;
-	let editor: Editor;
-
-	beforeAll(async () => {
-		ui = await launchBrowser();
-		await signIn(ui.page);
-		editor = new Editor(ui.page);
-	});
-
-	afterAll(async () => {
-		await ui?.close();
-	});
-
 	/** An empty canvas (triggers) or a canvas with a Manual Trigger (regular nodes), node panel open. */
 	async function openPanelFor(node: NodeInfo): Promise<void> {
 		await editor.newWorkflow();
@@ -83,19 +84,6 @@ describe('the node panel finds every node', () => {
 });
 
 describe('the node panel, the way a user looks for an event or a task', () => {
-	let ui: UiBrowser;
-	let editor: Editor;
-
-	beforeAll(async () => {
-		ui = await launchBrowser();
-		await signIn(ui.page);
-		editor = new Editor(ui.page);
-	});
-
-	afterAll(async () => {
-		await ui?.close();
-	});
-
 	test('searching "missed call" and picking Hosted PBX offers "On missed call"; choosing it opens the trigger set to it', async () => {
 		const problems = new Problems(ui.page, 'panel-missed-call');
 		const grouped = `${PACKAGE.name}.hostedPbx`;

@@ -11,7 +11,7 @@ import { customerField, listSearchMethods } from '../fields';
 import type { PollCursor } from '../polling';
 import { createdAt, pollNewRecords, primeCursor } from '../polling';
 import type { RecoveryState } from '../recovery';
-import { REFUSED_DESCRIPTION, callRecordFilters, liveTrigger, pollSource, polledItem } from '../triggerRuntime';
+import { REFUSED_DESCRIPTION, callRecordFilters, lookbackOption, recoverMissedEventsOption, liveTrigger, pollSource, polledItem } from '../triggerRuntime';
 
 /**
  * Version 1 of the Hosted PBX Trigger, kept so that saved workflows run as they were: a Source
@@ -91,15 +91,7 @@ export class HostedPbxTriggerV1 implements INodeType {
 				heartbeatTimeoutOption('Reconnect when the live stream sends nothing for this long (the API sends a heartbeat every 60 s)', {
 					displayOptions: { show: { '/source': ['live'] } },
 				}),
-				{
-					displayName: 'Recover Missed Events',
-					name: 'recoverMissedEvents',
-					type: 'boolean',
-					default: true,
-					description:
-						'Whether to read incoming calls and received SMS that the stream missed (a dropped connection, a restart of n8n) from the history and emit them, marked recovered: true. Delivery receipts cannot be recovered.',
-					displayOptions: { show: { '/source': ['live'] } },
-				},
+				recoverMissedEventsOption({ show: { '/source': ['live'] } }),
 				{
 					displayName: 'Recovery Customer ID',
 					name: 'recoveryCustomerId',
@@ -108,15 +100,7 @@ export class HostedPbxTriggerV1 implements INodeType {
 					description: 'Whose history missed events are read from: "me" for a company admin or extension user; a reseller names one customer',
 					displayOptions: { show: { '/source': ['live'], recoverMissedEvents: [true] } },
 				},
-				{
-					displayName: 'Look-Back Window (Minutes)',
-					name: 'lookbackMinutes',
-					type: 'number',
-					default: 10,
-					typeOptions: { minValue: 1 },
-					description: 'Records that appear up to this late, or share a timestamp, are still emitted exactly once',
-					displayOptions: { show: { '/source': ['poll'] } },
-				},
+				lookbackOption({ show: { '/source': ['poll'] } }),
 			]),
 		],
 	};

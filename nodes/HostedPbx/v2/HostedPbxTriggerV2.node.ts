@@ -20,7 +20,7 @@ import { PbxLiveStream } from '../liveStream';
 import type { PollCursor } from '../polling';
 import { createdAt, pollNewRecords, primeCursor } from '../polling';
 import type { RecoveryState } from '../recovery';
-import { REFUSED_DESCRIPTION, callRecordFilters, liveEventItem, liveTrigger, pollSource, polledItem } from '../triggerRuntime';
+import { REFUSED_DESCRIPTION, callRecordFilters, lookbackOption, recoverMissedEventsOption, liveEventItem, liveTrigger, pollSource, polledItem } from '../triggerRuntime';
 
 /**
  * Version 2 of the Hosted PBX Trigger: one Events list holding every event, live and polled, so
@@ -94,24 +94,8 @@ export class HostedPbxTriggerV2 implements INodeType {
 				heartbeatTimeoutOption('Reconnect when the live stream sends nothing for this long (the API sends a heartbeat every 60 s)', {
 					displayOptions: { show: { '/events': LIVE_EVENTS } },
 				}),
-				{
-					displayName: 'Recover Missed Events',
-					name: 'recoverMissedEvents',
-					type: 'boolean',
-					default: true,
-					description:
-						'Whether to read incoming calls and received SMS that the stream missed (a dropped connection, a restart of n8n) from the history and emit them, marked recovered: true. Delivery receipts cannot be recovered.',
-					displayOptions: { show: { '/events': ['incomingcall', 'smsreceived'] } },
-				},
-				{
-					displayName: 'Look-Back Window (Minutes)',
-					name: 'lookbackMinutes',
-					type: 'number',
-					default: 10,
-					typeOptions: { minValue: 1 },
-					description: 'Records that appear up to this late, or share a timestamp, are still emitted exactly once',
-					displayOptions: { show: { '/events': POLLED_EVENTS } },
-				},
+				recoverMissedEventsOption({ show: { '/events': ['incomingcall', 'smsreceived'] } }),
+				lookbackOption({ show: { '/events': POLLED_EVENTS } }),
 			]),
 		],
 	};
