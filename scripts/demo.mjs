@@ -16,6 +16,10 @@
  *      agent conversation or play a live-analysis session
  * Ctrl-C stops everything it started (the n8n process group and the sandbox).
  *
+ * The terminal shows the steps with their elapsed time (a long step says every few seconds that
+ * it is still moving); what npm, the compiler and the n8n installer print goes to a log file whose
+ * path is printed first (and its last lines if a step fails). --verbose shows it all instead.
+ *
  * Options:
  *   --port N           n8n's port (5678)
  *   --sandbox-port N   the sandbox's port (4010)
@@ -48,8 +52,6 @@ const EXAMPLE_SANDBOX_URL = 'http://127.0.0.1:4010';
 /** The demo's own account and key. Local demo values, not secrets. */
 const OWNER = { email: 'demo@example.com', firstName: 'Demo', lastName: 'User', password: 'Demo-Passw0rd' };
 const ENCRYPTION_KEY = 'telephony-demo-not-a-secret-0123456789abcdef';
-/** The demo polls for missed calls every 10 s (the recipe says 60 s; 10 s is the node's minimum). */
-const DEMO_POLL_SECONDS = 10;
 
 // --- arguments ---------------------------------------------------------------------------
 
@@ -58,13 +60,14 @@ const USAGE = `usage: npm run demo [-- options]
   --sandbox-port N   the sandbox's port (4010)
   --fresh            delete the demo's n8n user folder first (executions, owner, settings)
   --skip-build       use the dist/ that is there
+  --verbose          show what npm, the compiler and the n8n installer print (instead of the log file)
   --target 1|2       n8n 1.123 on Node 22, or 2.x on Node 24 (the default)
   --queue            queue mode: Postgres, Redis, n8n main, two workers, a webhook processor
                      (throwaway: each run starts empty; n8n 2.x only; see docs/scaling.md)
 `;
 
 function parseArgs(argv) {
-	const args = { port: 5678, sandboxPort: 4010, fresh: false, skipBuild: false, target: '2', queue: false };
+	const args = { port: 5678, sandboxPort: 4010, fresh: false, skipBuild: false, target: '2', queue: false, verbose: false };
 	for (let i = 0; i < argv.length; i++) {
 		const [flag, inline] = argv[i].split('=', 2);
 		const value = () => inline ?? argv[++i];
@@ -72,6 +75,7 @@ function parseArgs(argv) {
 		else if (flag === '--sandbox-port') args.sandboxPort = Number(value());
 		else if (flag === '--fresh') args.fresh = true;
 		else if (flag === '--skip-build') args.skipBuild = true;
+		else if (flag === '--verbose') args.verbose = true;
 		else if (flag === '--target') args.target = String(value());
 		else if (flag === '--queue') args.queue = true;
 		else if (flag === '-h' || flag === '--help') {
@@ -89,8 +93,78 @@ function parseArgs(argv) {
 // --- output ------------------------------------------------------------------------------
 
 const started = Date.now();
-const secs = () => `${((Date.now() - started) / 1000).toFixed(1)}s`;
-const say = (msg) => process.stderr.write(`[demo ${secs()}] ${msg}\n`);
+const duration = (ms) => (ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')} s`);
+const secs = () => duration(Date.now() - started);
+const CACHE_ROOT = process.env.TELEPHONY_N8N_CACHE || path.join(os.homedir(), '.cache', 'n8n-nodes-telephony-platform');
+/** Everything npm, the compiler and the n8n installer print, and the demo's own lines. */
+const LOG_FILE = path.join(CACHE_ROOT, 'demo', 'logs', `demo-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '')}.log`);
+fs.mkdirSync(path.dirname(LOG_FILE), { recursive: true });
+const logStream = fs.createWriteStream(LOG_FILE, { flags: 'a' });
+let verbose = false;
+const interactive = process.stderr.isTTY;
+/** The line a running step keeps up to date (TTY only), cleared before anything else is printed. */
+let statusLine = '';
+function clearStatus() {
+	if (statusLine && interactive) process.stderr.write('\r\x1b[2K');
+}
+function print(text) {
+	clearStatus();
+	process.stderr.write(text);
+	if (statusLine && interactive) process.stderr.write(statusLine);
+}
+const say = (msg) => {
+	logStream.write(`[demo ${secs()}] ${msg}\n`);
+	print(`[demo ${secs()}] ${msg}\n`);
+};
+/** Output of a child process: to the log file (and the terminal with --verbose). */
+function record(chunk) {
+	logStream.write(chunk);
+	if (verbose) print(String(chunk));
+}
+function lastLogLines(count = 20) {
+	try {
+		return fs.readFileSync(LOG_FILE, 'utf8').trimEnd().split('\n').slice(-count).join('\n');
+	} catch {
+		return '';
+	}
+}
+
+const STEPS = 5;
+let stepNumber = 0;
+/**
+ * Runs one numbered step: "[2/6] Provisioning n8n …", then its time. A long step shows that it
+ * is moving: its elapsed time on the status line (a TTY), or a line every 30 s (a log or CI).
+ */
+async function step(title, work) {
+	const number = ++stepNumber;
+	const label = `[${number}/${STEPS}] ${title}`;
+	const since = Date.now();
+	logStream.write(`\n=== ${label}\n`);
+	print(`${label} …\n`);
+	const tick = setInterval(() => {
+		const elapsed = duration(Date.now() - since);
+		if (interactive) {
+			clearStatus();
+			statusLine = `    … ${elapsed}`;
+			process.stderr.write(statusLine);
+		} else if ((Date.now() - since) % 30_000 < 1_000) {
+			process.stderr.write(`    … still at it (${elapsed})\n`);
+		}
+	}, 1_000);
+	try {
+		const result = await work();
+		clearInterval(tick);
+		clearStatus();
+		statusLine = '';
+		print(`${label}: done in ${duration(Date.now() - since)}\n`);
+		return result;
+	} catch (error) {
+		clearInterval(tick);
+		clearStatus();
+		statusLine = '';
+		throw error;
+	}
+}
 
 function fail(msg) {
 	process.stderr.write(`\n[demo] ${msg}\n`);
@@ -153,15 +227,18 @@ function run(cmd, args, options = {}) {
 		const child = start(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
 		let out = '';
 		let err = '';
-		child.stdout?.on('data', (d) => (out += d));
+		child.stdout?.on('data', (d) => {
+			out += d;
+			if (options.record) record(d);
+		});
 		child.stderr?.on('data', (d) => {
 			err += d;
-			if (options.echoStderr) process.stderr.write(d);
+			record(d);
 		});
 		child.on('error', reject);
 		child.on('close', (code, signal) => {
 			if (code === 0) resolve({ out, err });
-			else if (!stopping) reject(new Error(`${path.basename(cmd)} ${args.join(' ')} failed (${signal ?? `exit ${code}`})\n${(err || out).slice(-4000)}`));
+			else if (!stopping) reject(new Error(`${path.basename(cmd)} ${args.join(' ')} failed (${signal ?? `exit ${code}`}); its last lines:\n${lastLogLines()}\n(the whole log: ${LOG_FILE})`));
 		});
 	});
 }
@@ -222,14 +299,12 @@ function portFree(port) {
 }
 
 async function build() {
-	say('building the package (npm run build)…');
 	const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-	await run(npm, ['run', 'build'], { stdio: ['ignore', 'ignore', 'pipe'] });
+	await run(npm, ['run', 'build'], { record: true });
 }
 
 /** The sandbox as a child process; resolves with the JSON object it prints first. */
 async function startSandbox(port) {
-	say(`starting the sandbox on 127.0.0.1:${port}…`);
 	const child = start(process.execPath, ['--import', 'tsx', path.join('sandbox', 'main.ts')], {
 		env: { ...process.env, SANDBOX_PORT: String(port) },
 		stdio: ['ignore', 'pipe', 'pipe'],
@@ -258,14 +333,12 @@ async function startSandbox(port) {
 }
 
 async function provision(target) {
-	say(`provisioning n8n (target ${target}; the first time this installs n8n into a cache: about 5 minutes)…`);
-	const { out } = await run(process.execPath, [path.join(REPO, 'scripts', 'n8n', 'provision.mjs'), '--target', target, '--json'], { echoStderr: true });
+	const { out } = await run(process.execPath, [path.join(REPO, 'scripts', 'n8n', 'provision.mjs'), '--target', target, '--json']);
 	return JSON.parse(out.trim().split('\n').pop());
 }
 
 function userFolderFor(provisioned) {
-	const root = process.env.TELEPHONY_N8N_CACHE || path.join(os.homedir(), '.cache', 'n8n-nodes-telephony-platform');
-	return path.join(root, 'demo', `n8n-${provisioned.n8nVersion}`);
+	return path.join(CACHE_ROOT, 'demo', `n8n-${provisioned.n8nVersion}`);
 }
 
 /** Where the example workflows and their credentials are: the top level and two folders. */
@@ -274,8 +347,7 @@ const NOT_WORKFLOWS = new Set(['sandbox-credentials.json', 'scripted-model.json'
 const REPORT_CALLBACK_URL = 'http://127.0.0.1:5678/webhook/';
 
 /**
- * The example workflows, as the demo imports them: the missed-call poller every 10 s; the
- * Wholesale Voice Trigger taking deliveries from 127.0.0.1 (the sandbox; the recipes keep the
+ * The example workflows, as the demo imports them: the Wholesale Voice Trigger taking deliveries from 127.0.0.1 (the sandbox; the recipes keep the
  * platform's networks); the nightly report's callback at this n8n's webhook address.
  */
 function exampleWorkflows(webhookBaseUrl) {
@@ -288,7 +360,6 @@ function exampleWorkflows(webhookBaseUrl) {
 				const file = path.join(folder, name);
 				const wf = JSON.parse(fs.readFileSync(path.join(EXAMPLES, file), 'utf8'));
 				for (const node of wf.nodes) {
-					if (node.type === `${PKG.name}.hostedPbxTrigger` && node.parameters?.source === 'poll') node.parameters.pollIntervalSeconds = DEMO_POLL_SECONDS;
 					if (node.type === `${PKG.name}.wholesaleVoiceTrigger`) Object.assign(node.parameters, { sourceNetworks: 'custom', customNetworks: '127.0.0.1/32' });
 					if (typeof node.parameters?.callback === 'string') node.parameters.callback = node.parameters.callback.replace(REPORT_CALLBACK_URL, `${webhookBaseUrl}/webhook/`);
 				}
@@ -310,7 +381,6 @@ async function harness() {
 
 /** Imports every sandbox credential (pointed at this sandbox) and example workflow; gives the scripted model its scripts. */
 async function importExamples(n8n, sandboxUrl, webhookBaseUrl) {
-	say('importing the sandbox credentials and the example workflows…');
 	const credentials = EXAMPLE_FOLDERS.flatMap((folder) => {
 		const file = path.join(EXAMPLES, folder, 'sandbox-credentials.json');
 		return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8').split(EXAMPLE_SANDBOX_URL).join(sandboxUrl)) : [];
@@ -348,6 +418,17 @@ function keepOwnSignalHandlers() {
 	}
 }
 
+/** Step 6's call: a new caller says her name and asks for a text (as in docs/ai-agents.md). */
+const DANA_CONVERSATION = {
+	agent_id: 'agent_ai_receptionist',
+	transcript: [
+		{ role: 'agent', message: 'Hello, thanks for calling Acme Widgets. How can I help?', time_in_call_secs: 0 },
+		{ role: 'user', message: 'Hi, this is Dana Fox. Could you text me your opening hours?', time_in_call_secs: 3.5 },
+		{ role: 'agent', message: 'Of course, Dana. I will send you a text right after this call.', time_in_call_secs: 9.2 },
+	],
+	analysis: { transcript_summary: 'Dana Fox asked for the opening hours by text.' },
+};
+
 function printGuide({ base, webhookBase, sandbox, examples, userFolder, provisioned, problems, queue }) {
 	const s = sandbox.baseUrl;
 	const wholesaleHook = (n) => `${webhookBase}/webhook/a1b2c3d4-0010-4c0d-8e01-00000000000${n}/wholesale-voice`;
@@ -373,7 +454,8 @@ function printGuide({ base, webhookBase, sandbox, examples, userFolder, provisio
 		'  1. A known caller rings → "incoming call lookup" texts the team who it is:',
 		`     ${post('/pbx/calls/incoming', { from: '+447700900001', callerIdName: 'ALICE J', outcome: 'ANSWERED' })}`,
 		'',
-		`  2. A missed call → "missed call SMS back" texts the caller (the demo polls every ${DEMO_POLL_SECONDS} s):`,
+		'  2. A missed call → "missed call SMS back" texts the caller (its trigger polls every minute, n8n\'s',
+		'     shortest Poll Time: the SMS follows within a minute):',
 		`     ${post('/pbx/calls/incoming', { from: '+447700900123', callerIdName: 'Demo Caller', outcome: 'NO_ANSWER' })}`,
 		'',
 		'  3. A voice agent conversation → "pre-call lookup" answers with dynamic variables (shown in the',
@@ -382,7 +464,9 @@ function printGuide({ base, webhookBase, sandbox, examples, userFolder, provisio
 		`     ${post('/convai/conversations', { agent_id: 'agent_demo_support' })}`,
 		'',
 		'  4. Live analysis: one negative-sentiment result → "live analysis alert" texts the supervisor',
-		'     (repeatable), or the whole demo call (ends the session: once per demo run):',
+		'     (repeatable), or the whole demo call, which ends the session (once per demo run): its last',
+		'     execution says "listening": false, and the workflow shows the trigger problem "Session',
+		'     sess_demo_transcript is over" (the trigger stopped; --fresh gives a new session next run):',
 		`     ${post('/intelligence/sessions/sess_demo_transcript/script', { events: [{ event_type: 'operator_result', operator: 'sentiment', result: { value: 'negative' }, confidence: 0.9, speaker: 'caller', trigger_text: 'This is the third time I am calling about this!' }] })}`,
 		`     ${post('/intelligence/sessions/sess_demo_transcript/script', { preset: 'demo' })}`,
 		'',
@@ -390,15 +474,21 @@ function printGuide({ base, webhookBase, sandbox, examples, userFolder, provisio
 		`     ${post('/pbx/sms/inbound', { from: '+447700900123', body: 'Can I move my appointment to Friday?' })}`,
 		'',
 		'  6. The AI receptionist (an AI Agent with Hosted PBX tools; its model is the sandbox\'s scripted one):',
-		'     the answer\'s dynamic_variables come from the agent; the after-call assistant then texts the caller.',
-		`     ${post('/convai/conversations', { agent_id: 'agent_ai_receptionist' })}`,
+		'     Dana Fox, a new caller, rings; the receptionist answers the voice agent with what it found',
+		'     (dynamic_variables); she asks for the opening hours by text, so after the call the after-call',
+		'     assistant adds her to the phone book and texts her the hours (a call that asks for nothing',
+		'     gets nothing):',
+		`     ${post('/pbx/calls/incoming', { from: '+447700900777', callerIdName: 'D FOX', outcome: 'ANSWERED' })}`,
+		`     ${post('/convai/conversations', DANA_CONVERSATION)}`,
 		'',
 		'  7. Wholesale: a finished call (CDR) → "CDR call log"; a port accepted → "port status SMS" texts the',
 		'     customer; a report callback → "report ready rows" collects it (the demo lets 127.0.0.1 deliver):',
 		`     ${post('/wholesale/deliveries', { url: wholesaleHook(1), app: 'cdr' })}`,
 		`     ${post('/wholesale/webhooks', { app: 'porting', url: wholesaleHook(2), encoding: 'json' })}`,
 		`     ${post('/wholesale/ports/40003/advance', {})} && ${post('/wholesale/ports/40003/advance', { port_date: '2026-12-04 09:00:00' })}`,
-		"     (report ready: run \"Report ready -> rows\" by hand in the editor; the sandbox calls back when the report is ready)",
+		'     A report: request yesterday\'s CDRs with the trigger as callback; the sandbox calls back in 2 s and',
+		'     "report ready rows" collects the rows:',
+		`     curl -s -u api123456:wv-demo-123456 -X POST ${s}/v3/accounts/123456/reports/voice/cdr/latest/100 -H 'content-type: application/json' -d '${JSON.stringify({ callback: wholesaleHook(3) })}'`,
 		'',
 		' What n8n sent to the platform (the SMS above, among others):',
 		`     curl -s '${s}/_sandbox/requests?method=POST&pathPrefix=/api/v1/customers/me/sms'`,
@@ -487,31 +577,41 @@ async function main() {
 		if (!(await portFree(port))) fail(`port ${port} on 127.0.0.1 is in use (another demo or n8n?): stop it, or choose another with ${flag}`);
 	}
 
-	if (!args.skipBuild) await build();
-	// The sandbox starts while n8n is provisioned and prepared.
+	verbose = args.verbose;
+	process.stderr.write(`[demo] the log of this run (npm, the compiler, the n8n installer): ${LOG_FILE}\n`);
+
+	// The sandbox starts while the package is built and n8n is provisioned.
 	const sandboxReady = startSandbox(args.sandboxPort);
 	sandboxReady.catch(() => {});
-	const provisioned = await provision(args.target);
-	const queue = args.queue ? await createQueueCluster(args) : undefined;
-	const n8n = queue ? queue.cluster.main : await createN8n(args, provisioned);
-	keepOwnSignalHandlers();
-	const sandbox = await sandboxReady;
-	say(`sandbox ready at ${sandbox.baseUrl}`);
-	const webhookBase = queue ? queue.cluster.webhookBaseUrl : n8n.baseUrl;
-	const examples = await importExamples(n8n, sandbox.baseUrl, webhookBase);
+	if (args.skipBuild) stepNumber++;
+	else await step('Building the package (npm run build)', build);
+	const provisioned = await step(
+		`Provisioning n8n (${args.target === '1' ? '1.x' : '2.x'}; the first run installs it into ${CACHE_ROOT}: see the README for the time and disk it takes)`,
+		async () => await provision(args.target),
+	);
+	const { n8n, queue, examples, sandbox, webhookBase } = await step(`Preparing n8n ${provisioned.n8nVersion}: the sandbox credentials and the example workflows`, async () => {
+		const queue = args.queue ? await createQueueCluster(args) : undefined;
+		const n8n = queue ? queue.cluster.main : await createN8n(args, provisioned);
+		keepOwnSignalHandlers();
+		const sandbox = await sandboxReady;
+		say(`sandbox ready at ${sandbox.baseUrl}`);
+		const webhookBase = queue ? queue.cluster.webhookBaseUrl : n8n.baseUrl;
+		const examples = await importExamples(n8n, sandbox.baseUrl, webhookBase);
+		return { n8n, queue, examples, sandbox, webhookBase };
+	});
 
 	if (queue) {
-		say(`starting n8n ${provisioned.n8nVersion} main on ${n8n.baseUrl}, then the workers and the webhook processor (logs: ${queue.logDir})…`);
-		const times = await queue.cluster.start();
-		say(`main ready in ${(times.mainMs / 1000).toFixed(1)} s, workers and webhook processor in ${(times.othersMs / 1000).toFixed(1)} s more`);
+		await step(`Starting n8n ${provisioned.n8nVersion} main on ${n8n.baseUrl}, two workers and a webhook processor (logs: ${queue.logDir})`, async () => {
+			const times = await queue.cluster.start();
+			say(`main ready in ${(times.mainMs / 1000).toFixed(1)} s, workers and webhook processor in ${(times.othersMs / 1000).toFixed(1)} s more`);
+		});
 	} else {
-		say(`starting n8n ${provisioned.n8nVersion} on ${n8n.baseUrl} (log: ${path.join(n8n.userFolder, 'demo-n8n.log')})…`);
-		await n8n.start({ timeoutMs: 180_000 });
+		await step(`Starting n8n ${provisioned.n8nVersion} on ${n8n.baseUrl} (its log: ${path.join(n8n.userFolder, 'demo-n8n.log')})`, async () => await n8n.start({ timeoutMs: 180_000 }));
 	}
 	watchN8n(n8n);
-	const problems = await activate(n8n, examples);
+	const problems = await step('Signing in and publishing the trigger workflows', async () => await activate(n8n, examples));
 	printGuide({ base: n8n.baseUrl, webhookBase, sandbox, examples, userFolder: n8n.userFolder, provisioned, problems, queue });
-	say(`ready in ${secs()}`);
+	say(`ready in ${secs()} (the log of this run: ${LOG_FILE})`);
 }
 
 main().catch((e) => {
