@@ -22,7 +22,7 @@ export class HostedPbxTriggerV1 implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Hosted PBX Trigger',
 		name: 'hostedPbxTrigger',
-		icon: { light: 'file:../hostedPbx.svg', dark: 'file:../hostedPbx.dark.svg' },
+		icon: { light: 'file:hostedPbx.svg', dark: 'file:hostedPbx.dark.svg' },
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["source"] === "live" ? "Live events" : $parameter["pollEvent"]}}',

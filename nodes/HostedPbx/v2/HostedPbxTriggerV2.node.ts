@@ -50,7 +50,7 @@ export class HostedPbxTriggerV2 implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Hosted PBX Trigger',
 		name: 'hostedPbxTrigger',
-		icon: { light: 'file:../hostedPbx.svg', dark: 'file:../hostedPbx.dark.svg' },
+		icon: { light: 'file:hostedPbx.svg', dark: 'file:hostedPbx.dark.svg' },
 		group: ['trigger'],
 		version: 2,
 		polling: true,

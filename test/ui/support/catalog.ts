@@ -29,6 +29,8 @@ export interface NodeInfo {
 	/** e.g. n8n-nodes-telephony-platform.hostedPbx */
 	type: string;
 	displayName: string;
+	/** The version a node added now gets (a versioned node's default version). */
+	version: number;
 	description: string;
 	isTrigger: boolean;
 	/** The node's own webhooks (paths), for triggers that receive deliveries. */
@@ -100,6 +102,7 @@ export function nodeInfo(file: string): NodeInfo {
 		name: d.name,
 		type: `${PACKAGE.name}.${d.name}`,
 		displayName: d.displayName,
+		version: Math.max(...[d.version as number | number[]].flat()),
 		description: d.description,
 		isTrigger: (d.group as string[]).includes('trigger'),
 		webhookPaths: ((d.webhooks ?? []) as Array<{ path: string }>).map((w) => w.path),

@@ -554,7 +554,7 @@ export function workflowWith(node: NodeInfo, parameters: Record<string, unknown>
 		id: 'ui-node-1',
 		name,
 		type: node.type,
-		typeVersion: 1,
+		typeVersion: node.version,
 		position: [300, 0],
 		parameters,
 		credentials,
