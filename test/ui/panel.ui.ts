@@ -70,9 +70,12 @@ describe('the node panel finds every node', () => {
 			// Waited for by its section header: until it shows, the search result clicked is still listed.
 			const category = ui.page.locator(`${sel.nodeCreator} [data-test-id="node-creator-category-item"]`, { hasText: node.isTrigger ? /^Triggers/ : /^Actions/ });
 			await Promise.race([category.first().waitFor(), editor.ndv.waitFor()]);
-			if (!(await editor.ndv.isVisible())) {
+			// A click while the details view is still settling can be lost: the entry is clicked again
+			// (at most three times) until the node opens.
+			for (let attempt = 0; attempt < 3 && !(await editor.ndv.isVisible()); attempt++) {
 				if ((await ownVisible.count()) === 0) await category.first().click();
 				await ownVisible.first().click();
+				await editor.ndv.waitFor({ timeout: 5_000 }).catch(() => undefined);
 			}
 			await editor.ndv.waitFor();
 			await added.waitFor({ state: 'attached' });

@@ -381,6 +381,15 @@ export class Editor {
 			case 'boolean':
 				await this.param(p.name).locator('.el-switch, [role="switch"]').first().click();
 				return 'switched';
+			case 'dateTime': {
+				// The date picker keeps a typed date only when its OK button confirms it.
+				const value = sample ?? new Date().toISOString().slice(0, 10);
+				const input = this.param(p.name).locator('input:not([type="hidden"])').first();
+				await input.click();
+				await input.fill(value);
+				await this.page.locator('.el-picker-panel__footer button:visible', { hasText: /^\s*OK\s*$/ }).first().click();
+				return `typed ${value} and confirmed it`;
+			}
 			case 'json': {
 				const value = sample ?? '{}';
 				await this.fill(p.name, value);

@@ -52,6 +52,8 @@ const SAMPLES: Record<string, Record<string, string>> = {
 		number: '441632960001',
 		'e911.number': '12025550143',
 		'rate.getDestinationRate.number': '447700900123',
+		// A day the CDR search accepts: within the last 90 days.
+		'voice.getCdr.day': new Date(Date.now() - 86_400_000).toISOString().slice(0, 10),
 		trunk: '123456-office',
 		'trunk.create.trunk': 'ui-test',
 		destination: 'ops@example.com',
