@@ -586,7 +586,7 @@ async function main() {
 	if (args.skipBuild) stepNumber++;
 	else await step('Building the package (npm run build)', build);
 	const provisioned = await step(
-		`Provisioning n8n (${args.target === '1' ? '1.x' : '2.x'}; the first run installs it into ${CACHE_ROOT}: see the README for the time and disk it takes)`,
+		`Provisioning n8n ${args.target === '1' ? '1.x' : '2.x'} (the first run installs it into ${CACHE_ROOT})`,
 		async () => await provision(args.target),
 	);
 	const { n8n, queue, examples, sandbox, webhookBase } = await step(`Preparing n8n ${provisioned.n8nVersion}: the sandbox credentials and the example workflows`, async () => {
