@@ -54,7 +54,7 @@ export class HostedPbxTriggerV2 implements INodeType {
 		group: ['trigger'],
 		version: 2,
 		polling: true,
-		subtitle: '={{$parameter["events"].join(", ")}}',
+		subtitle: '={{[].concat($parameter["events"]).join(", ")}}',
 		description: 'Starts a workflow on an incoming call, an SMS, a missed call or a finished call',
 		defaults: { name: 'Hosted PBX Trigger' },
 		inputs: [],
