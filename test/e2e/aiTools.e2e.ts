@@ -750,7 +750,7 @@ describe(`the action nodes as AI Agent tools, with a scripted model (target ${TA
 		});
 
 		test(`without "continue on error", a refusal ${TARGET === '1' ? 'fails the run (n8n 1.x)' : 'still goes back to the model, message only (n8n 2.x)'}; nothing is sent either way`, async () => {
-			await addScript(admin, { name: 'default-errors', match: { user: 'e2e default errors' }, steps: [{ tool: 'Send an SMS', args: SAFETY[0].bad }, { text: 'could not send' }] });
+			await addScript(admin, { name: 'default-errors', match: { user: 'e2e default errors' }, steps: [{ tool: 'Send a charged SMS', args: SAFETY[0].bad }, { text: 'could not send' }] });
 			const { run: errorRun, requests: errorRequests, log } = await runAgent(ID.defaultErrors, 'default-errors');
 			expect(log.filter((r) => r.api !== 'llm')).toEqual([]);
 			if (n8n.major >= 2) {
