@@ -13,18 +13,23 @@
  *   5. starts n8n on 127.0.0.1:5678, creates the owner account (login printed), activates the
  *      trigger workflows
  *   6. prints what to open and curl commands that make the sandbox ring, text, start a voice
- *      agent conversation or play a live-analysis session
+ *      agent conversation or play a live-analysis session, and the time the start took; then
+ *      says when the live-analysis session ends (the trigger stops listening)
  * Ctrl-C stops everything it started (the n8n process group and the sandbox).
  *
- * The terminal shows the steps with their elapsed time (a long step says every few seconds that
- * it is still moving); what npm, the compiler and the n8n installer print goes to a log file whose
- * path is printed first (and its last lines if a step fails). --verbose shows it all instead.
+ * The terminal shows the steps with their elapsed time; a long step shows that it is moving (on a
+ * terminal one status line with its time and the newest log line, updated every second; in a pipe
+ * or a file a plain line every 10 s, no control codes). What npm, the compiler, the n8n installer
+ * and the sandbox print goes to a log file, and n8n's own output to another (both under
+ * <cache>/demo/logs, the last 10 runs kept); their paths are printed first, and their last lines
+ * if a step fails. --verbose streams it all to the terminal as well.
  *
  * Options:
  *   --port N           n8n's port (5678)
  *   --sandbox-port N   the sandbox's port (4010)
  *   --fresh            delete the demo's n8n user folder first (executions, owner, settings)
  *   --skip-build       use the dist/ that is there
+ *   --verbose          also stream what npm, the compiler, the installer, the sandbox and n8n print
  *   --target 1|2       n8n 1.123 (Node 22) or 2.x (Node 24, the default)
  *   --queue            queue mode: a throwaway Postgres and Redis, n8n main on --port, two workers
  *                      and a webhook processor (test/e2e/queue/cluster.ts, loaded through tsx;
@@ -60,7 +65,8 @@ const USAGE = `usage: npm run demo [-- options]
   --sandbox-port N   the sandbox's port (4010)
   --fresh            delete the demo's n8n user folder first (executions, owner, settings)
   --skip-build       use the dist/ that is there
-  --verbose          show what npm, the compiler and the n8n installer print (instead of the log file)
+  --verbose          also show what npm, the compiler, the n8n installer, the sandbox and n8n print
+                     (they always go to the log files whose paths are printed first)
   --target 1|2       n8n 1.123 on Node 22, or 2.x on Node 24 (the default)
   --queue            queue mode: Postgres, Redis, n8n main, two workers, a webhook processor
                      (throwaway: each run starts empty; n8n 2.x only; see docs/scaling.md)
@@ -97,11 +103,27 @@ const duration = (ms) => (ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.
 const secs = () => duration(Date.now() - started);
 const CACHE_ROOT = process.env.TELEPHONY_N8N_CACHE || path.join(os.homedir(), '.cache', 'n8n-nodes-telephony-platform');
 /** Everything npm, the compiler and the n8n installer print, and the demo's own lines. */
-const LOG_FILE = path.join(CACHE_ROOT, 'demo', 'logs', `demo-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '')}.log`);
-fs.mkdirSync(path.dirname(LOG_FILE), { recursive: true });
-const logStream = fs.createWriteStream(LOG_FILE, { flags: 'a' });
+const LOG_DIR = path.join(CACHE_ROOT, 'demo', 'logs');
+const RUN_STAMP = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
+const LOG_FILE = path.join(LOG_DIR, `demo-${RUN_STAMP}.log`);
+/** What the n8n process prints (the harness appends it as it comes). */
+const N8N_LOG_FILE = path.join(LOG_DIR, `n8n-${RUN_STAMP}.log`);
+/** The n8n log file of this run, once there is one (for the lines shown when a step fails). */
+let n8nLogFile;
+fs.mkdirSync(LOG_DIR, { recursive: true });
+/** Keeps the logs of the last 10 runs. */
+function pruneLogs(keep = 10) {
+	for (const kind of ['demo-', 'n8n-']) {
+		const old = fs.readdirSync(LOG_DIR).filter((f) => f.startsWith(kind) && f.endsWith('.log')).sort().slice(0, -keep);
+		for (const f of old) fs.rmSync(path.join(LOG_DIR, f), { force: true });
+	}
+}
+const logFd = fs.openSync(LOG_FILE, 'a');
+/** Written at once (not buffered), so that the log's last lines can be shown when a step fails. */
+const logStream = { write: (chunk) => fs.writeSync(logFd, typeof chunk === 'string' ? chunk : Buffer.from(chunk)) };
 let verbose = false;
-const interactive = process.stderr.isTTY;
+/** A terminal on both streams (and not TERM=dumb): the running step keeps one status line up to date; otherwise plain lines only. */
+const interactive = Boolean(process.stderr.isTTY && process.stdout.isTTY) && process.env.TERM !== 'dumb';
 /** The line a running step keeps up to date (TTY only), cleared before anything else is printed. */
 let statusLine = '';
 function clearStatus() {
@@ -116,52 +138,103 @@ const say = (msg) => {
 	logStream.write(`[demo ${secs()}] ${msg}\n`);
 	print(`[demo ${secs()}] ${msg}\n`);
 };
+// eslint-disable-next-line no-control-regex
+const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]/g;
+/** The newest line a child process wrote to the log: what a long step shows it is doing. */
+let lastLogLine = '';
 /** Output of a child process: to the log file (and the terminal with --verbose). */
 function record(chunk) {
 	logStream.write(chunk);
+	const lines = String(chunk).replace(ANSI, '').split('\n').map((l) => l.trim()).filter(Boolean);
+	if (lines.length) lastLogLine = lines[lines.length - 1];
 	if (verbose) print(String(chunk));
 }
-function lastLogLines(count = 20) {
+function lastLines(file, count = 20) {
 	try {
-		return fs.readFileSync(LOG_FILE, 'utf8').trimEnd().split('\n').slice(-count).join('\n');
+		return fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-count).join('\n');
 	} catch {
 		return '';
 	}
 }
+const lastLogLines = (count = 20) => lastLines(LOG_FILE, count);
+
+/**
+ * Streams what is appended to a log file to the terminal (--verbose: n8n's own output, which the
+ * harness writes to its log file). Returns a function that stops following.
+ */
+function follow(file, fromStart = false) {
+	let offset = fromStart ? 0 : fs.existsSync(file) ? fs.statSync(file).size : 0;
+	const timer = setInterval(() => {
+		let size;
+		try {
+			size = fs.statSync(file).size;
+		} catch {
+			return;
+		}
+		if (size < offset) offset = 0;
+		if (size === offset) return;
+		const fd = fs.openSync(file, 'r');
+		const buffer = Buffer.alloc(size - offset);
+		fs.readSync(fd, buffer, 0, buffer.length, offset);
+		fs.closeSync(fd);
+		offset = size;
+		print(buffer.toString('utf8'));
+	}, 500);
+	timer.unref();
+	return () => clearInterval(timer);
+}
 
 const STEPS = 5;
+/** The steps' short names, for the summary line at the end. */
+const STEP_NAMES = ['build', 'provision', 'prepare', 'start n8n', 'publish'];
+/** [name, milliseconds] of each step done. */
+const stepTimes = [];
 let stepNumber = 0;
+/** Seconds between the "still moving" lines of a long step when the output is not a terminal. */
+const PLAIN_TICK_SECONDS = 10;
 /**
- * Runs one numbered step: "[2/6] Provisioning n8n …", then its time. A long step shows that it
- * is moving: its elapsed time on the status line (a TTY), or a line every 30 s (a log or CI).
+ * Runs one numbered step: "[2/5] Provisioning n8n …", then its time. A long step shows that it
+ * is moving: on a terminal one status line with its elapsed time and the newest line of the log,
+ * updated every second; otherwise (a pipe, a file, CI) a plain line every 10 s.
  */
 async function step(title, work) {
 	const number = ++stepNumber;
 	const label = `[${number}/${STEPS}] ${title}`;
+	const short = `[${number}/${STEPS}] ${title.replace(/ \(.*$/, '').replace(/: .*$/, '')}`;
 	const since = Date.now();
+	let plainTicks = 0;
+	lastLogLine = '';
 	logStream.write(`\n=== ${label}\n`);
 	print(`${label} …\n`);
 	const tick = setInterval(() => {
-		const elapsed = duration(Date.now() - since);
+		const ms = Date.now() - since;
+		const elapsed = duration(ms);
+		const hint = lastLogLine ? `  ${lastLogLine}` : '';
 		if (interactive) {
 			clearStatus();
-			statusLine = `    … ${elapsed}`;
+			const width = Math.max(20, (process.stderr.columns || 100) - 1);
+			statusLine = `    ${short} … ${elapsed}${hint}`.slice(0, width);
 			process.stderr.write(statusLine);
-		} else if ((Date.now() - since) % 30_000 < 1_000) {
-			process.stderr.write(`    … still at it (${elapsed})\n`);
+		} else if (Math.floor(ms / (PLAIN_TICK_SECONDS * 1000)) > plainTicks) {
+			plainTicks = Math.floor(ms / (PLAIN_TICK_SECONDS * 1000));
+			process.stderr.write(`    … ${elapsed}${hint ? ` (log: ${hint.trim().slice(0, 100)})` : ''}\n`);
 		}
 	}, 1_000);
+	const stopTicking = () => {
+		clearInterval(tick);
+		clearStatus();
+		statusLine = '';
+	};
 	try {
 		const result = await work();
-		clearInterval(tick);
-		clearStatus();
-		statusLine = '';
+		stopTicking();
+		stepTimes.push([STEP_NAMES[number - 1] ?? `step ${number}`, Date.now() - since]);
 		print(`${label}: done in ${duration(Date.now() - since)}\n`);
+		logStream.write(`=== done in ${duration(Date.now() - since)}\n`);
 		return result;
 	} catch (error) {
-		clearInterval(tick);
-		clearStatus();
-		statusLine = '';
+		stopTicking();
+		if (!stopping) print(`${short}: FAILED after ${duration(Date.now() - since)}\n`);
 		throw error;
 	}
 }
@@ -238,7 +311,7 @@ function run(cmd, args, options = {}) {
 		child.on('error', reject);
 		child.on('close', (code, signal) => {
 			if (code === 0) resolve({ out, err });
-			else if (!stopping) reject(new Error(`${path.basename(cmd)} ${args.join(' ')} failed (${signal ?? `exit ${code}`}); its last lines:\n${lastLogLines()}\n(the whole log: ${LOG_FILE})`));
+			else if (!stopping) reject(new Error(`${path.basename(cmd)} ${args.join(' ')} failed (${signal ?? `exit ${code}`})`));
 		});
 	});
 }
@@ -311,19 +384,29 @@ async function startSandbox(port) {
 	});
 	child.demoName = 'sandbox';
 	let errText = '';
-	child.stderr.on('data', (d) => (errText += d));
+	/** The sandbox's own lines go to the demo's log (and the terminal with --verbose), prefixed. */
+	const keep = (d) => {
+		const text = String(d).split('\n').filter(Boolean).map((l) => `[sandbox] ${l}\n`).join('');
+		logStream.write(text);
+		if (verbose) print(text);
+	};
+	child.stderr.on('data', (d) => {
+		errText = (errText + d).slice(-4000);
+		keep(d);
+	});
+	const lines = readline.createInterface({ input: child.stdout });
 	const info = await new Promise((resolve, reject) => {
-		const lines = readline.createInterface({ input: child.stdout });
 		lines.once('line', (line) => {
 			try {
 				resolve(JSON.parse(line));
 			} catch (e) {
 				reject(new Error(`the sandbox printed ${line.slice(0, 200)}`));
 			}
+			// Its readable lines after the first (the JSON object) go to the log.
+			lines.on('line', (l) => keep(`${l}\n`));
 		});
 		child.once('exit', (code) => reject(new Error(`the sandbox exited (${code}) before it was ready\n${errText.slice(-2000)}`)));
 	});
-	child.stdout.resume();
 	child.once('exit', (code, signal) => {
 		if (stopping) return;
 		say(`the sandbox stopped (${signal ?? `exit ${code}`}): stopping the demo\n${errText.slice(-2000)}`);
@@ -346,9 +429,16 @@ const EXAMPLE_FOLDERS = ['', 'wholesale', 'ai-agents'];
 const NOT_WORKFLOWS = new Set(['sandbox-credentials.json', 'scripted-model.json']);
 const REPORT_CALLBACK_URL = 'http://127.0.0.1:5678/webhook/';
 
+/** The Conversation Intelligence Trigger's event type for the end of a session (its item says `listening: false`). */
+const SESSION_ENDED = 'session_ended';
+
 /**
- * The example workflows, as the demo imports them: the Wholesale Voice Trigger taking deliveries from 127.0.0.1 (the sandbox; the recipes keep the
- * platform's networks); the nightly report's callback at this n8n's webhook address.
+ * The example workflows, as the demo imports them: the Wholesale Voice Trigger taking deliveries
+ * from 127.0.0.1 (the sandbox; the recipes keep the platform's networks); the nightly report's
+ * callback at this n8n's webhook address; the Conversation Intelligence Trigger also taking
+ * Session Ended (so the end of the demo call is an execution of its own, whose item says
+ * `"listening": false`), with no static data from an earlier run (the sandbox's sessions are new
+ * on each run: a session that ended in the last run must not keep the trigger from listening).
  */
 function exampleWorkflows(webhookBaseUrl) {
 	return EXAMPLE_FOLDERS.flatMap((folder) =>
@@ -362,6 +452,11 @@ function exampleWorkflows(webhookBaseUrl) {
 				for (const node of wf.nodes) {
 					if (node.type === `${PKG.name}.wholesaleVoiceTrigger`) Object.assign(node.parameters, { sourceNetworks: 'custom', customNetworks: '127.0.0.1/32' });
 					if (typeof node.parameters?.callback === 'string') node.parameters.callback = node.parameters.callback.replace(REPORT_CALLBACK_URL, `${webhookBaseUrl}/webhook/`);
+					if (node.type === `${PKG.name}.conversationIntelligenceTrigger`) {
+						const types = node.parameters.eventTypes;
+						if (Array.isArray(types) && !types.includes(SESSION_ENDED)) node.parameters.eventTypes = [...types, SESSION_ENDED];
+						wf.staticData = null;
+					}
 				}
 				return { file, workflow: { ...wf, active: false } };
 			}),
@@ -434,6 +529,7 @@ function printGuide({ base, webhookBase, sandbox, examples, userFolder, provisio
 	const wholesaleHook = (n) => `${webhookBase}/webhook/a1b2c3d4-0010-4c0d-8e01-00000000000${n}/wholesale-voice`;
 	const post = (adminPath, body) => `curl -s -X POST ${s}/_sandbox${adminPath} -H 'content-type: application/json' -d '${JSON.stringify(body)}'`;
 	const line = '─'.repeat(78);
+	const cookieJar = path.join(os.tmpdir(), 'n8n-demo.cookies');
 	const out = [
 		'',
 		line,
@@ -464,9 +560,11 @@ function printGuide({ base, webhookBase, sandbox, examples, userFolder, provisio
 		`     ${post('/convai/conversations', { agent_id: 'agent_demo_support' })}`,
 		'',
 		'  4. Live analysis: one negative-sentiment result → "live analysis alert" texts the supervisor',
-		'     (repeatable), or the whole demo call, which ends the session (once per demo run): its last',
-		'     execution says "listening": false, and the workflow shows the trigger problem "Session',
-		'     sess_demo_transcript is over" (the trigger stopped; --fresh gives a new session next run):',
+		'     (repeatable); or the whole demo call: two alerts, then the session ends (once per demo run).',
+		'     When it ends, the trigger stops listening: its last execution is the Session Ended event, whose',
+		'     item says "listening": false (the demo adds Session Ended to the trigger\'s Events), and this',
+		'     terminal prints "session sess_demo_transcript ended: the trigger stopped listening". n8n still',
+		`     shows the workflow as ${shownActive}; nothing more comes from that session until the next demo run:`,
 		`     ${post('/intelligence/sessions/sess_demo_transcript/script', { events: [{ event_type: 'operator_result', operator: 'sentiment', result: { value: 'negative' }, confidence: 0.9, speaker: 'caller', trigger_text: 'This is the third time I am calling about this!' }] })}`,
 		`     ${post('/intelligence/sessions/sess_demo_transcript/script', { preset: 'demo' })}`,
 		'',
@@ -480,21 +578,30 @@ function printGuide({ base, webhookBase, sandbox, examples, userFolder, provisio
 		'     gets nothing):',
 		`     ${post('/pbx/calls/incoming', { from: '+447700900777', callerIdName: 'D FOX', outcome: 'ANSWERED' })}`,
 		`     ${post('/convai/conversations', DANA_CONVERSATION)}`,
+		'     (the ring also makes "incoming call lookup" text the team). The contact and the SMS it made:',
+		`     curl -s '${s}/_sandbox/requests?method=POST&pathPrefix=/api/v1/customers/me/phonebook'`,
+		`     curl -s '${s}/_sandbox/requests?method=POST&pathPrefix=/api/v1/customers/me/sms' | grep -o '"body":"Hi Dana[^"]*"'`,
 		'',
 		'  7. Wholesale: a finished call (CDR) → "CDR call log"; a port accepted → "port status SMS" texts the',
 		'     customer; a report callback → "report ready rows" collects it (the demo lets 127.0.0.1 deliver):',
 		`     ${post('/wholesale/deliveries', { url: wholesaleHook(1), app: 'cdr' })}`,
 		`     ${post('/wholesale/webhooks', { app: 'porting', url: wholesaleHook(2), encoding: 'json' })}`,
 		`     ${post('/wholesale/ports/40003/advance', {})} && ${post('/wholesale/ports/40003/advance', { port_date: '2026-12-04 09:00:00' })}`,
-		'     A report: request yesterday\'s CDRs with the trigger as callback; the sandbox calls back in 2 s and',
-		'     "report ready rows" collects the rows:',
+		'     A report: request the latest 100 CDRs with the "Report ready" trigger as callback (what the',
+		'     recipe\'s nightly Schedule does for yesterday\'s CDRs); the sandbox calls back in 2 s and "report',
+		'     ready rows" collects the rows (the editor\'s Execute workflow would wait for a test webhook):',
 		`     curl -s -u api123456:wv-demo-123456 -X POST ${s}/v3/accounts/123456/reports/voice/cdr/latest/100 -H 'content-type: application/json' -d '${JSON.stringify({ callback: wholesaleHook(3) })}'`,
 		'',
 		' What n8n sent to the platform (the SMS above, among others):',
 		`     curl -s '${s}/_sandbox/requests?method=POST&pathPrefix=/api/v1/customers/me/sms'`,
-		' and the runs: Overview → Executions in the editor.',
+		' The runs: Overview → Executions in the editor, or n8n\'s REST API with the sign-in above:',
+		`     curl -s -c ${cookieJar} -X POST ${base}/rest/login -H 'content-type: application/json' -d '${JSON.stringify({ emailOrLdapLoginId: OWNER.email, email: OWNER.email, password: OWNER.password })}' -o /dev/null`,
+		`     curl -s -b ${cookieJar} '${base}/rest/executions?limit=20'`,
 		'',
-		...(queue ? queueGuide(queue) : [` n8n's data lives in ${userFolder} (reused next time; --fresh starts over).`]),
+		...(queue
+			? queueGuide(queue)
+			: [` n8n's data lives in ${userFolder} (reused next time; --fresh starts over).`, ` n8n's log: ${N8N_LOG_FILE}`]),
+		` The demo's log (npm, the compiler, the installer, the sandbox): ${LOG_FILE}`,
 		queue ? ' Ctrl-C stops n8n (all four processes), Redis, Postgres and the sandbox.' : ' Ctrl-C stops n8n and the sandbox.',
 		line,
 		'',
@@ -539,6 +646,8 @@ async function createQueueCluster(args) {
 	const logDir = path.join(cacheRoot, 'demo', 'queue-logs', new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, ''));
 	say('starting Postgres and Redis (throwaway, free ports) and preparing main, 2 workers and a webhook processor…');
 	queueCluster = await QueueCluster.create({ mainPort: args.port, logDir });
+	n8nLogFile = path.join(logDir, 'main.log');
+	say(`n8n's logs (one per process): ${logDir}`);
 	return { cluster: queueCluster, logDir };
 }
 
@@ -552,7 +661,7 @@ async function createN8n(args, provisioned) {
 		userFolder,
 		port: args.port,
 		label: 'demo',
-		logFile: path.join(userFolder, 'demo-n8n.log'),
+		logFile: N8N_LOG_FILE,
 		env: { N8N_ENCRYPTION_KEY: ENCRYPTION_KEY },
 	});
 	return n8nInstance;
@@ -567,6 +676,86 @@ function watchN8n(n8n) {
 	});
 }
 
+// --- the end of a live-analysis session ----------------------------------------------------
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** How the editor shows an active workflow: "Published" in n8n 2.x, "Active" in 1.x. */
+let shownActive = 'Published';
+
+/** The first item the trigger node emitted in an execution (REST), or undefined. */
+async function triggerItem(n8n, executionId, nodeName) {
+	const run = await n8n.execution(String(executionId));
+	const runs = run.data?.resultData?.runData?.[nodeName];
+	return runs?.[0]?.data?.main?.[0]?.[0]?.json;
+}
+
+/**
+ * When a session that a Conversation Intelligence Trigger listens to ends (step 4's whole demo
+ * call), says so on the terminal with the execution that carries the end (`"listening": false`):
+ * n8n keeps showing the workflow as Published, so this line and that execution are where the end
+ * shows. Asks the sandbox every 2 s (its admin API; nothing n8n sees).
+ */
+function watchSessions({ n8n, sandbox, examples }) {
+	for (const { workflow } of examples) {
+		for (const node of workflow.nodes) {
+			if (node.type !== `${PKG.name}.conversationIntelligenceTrigger` || !node.parameters?.sessionId) continue;
+			const sessionId = String(node.parameters.sessionId);
+			let busy = false;
+			const timer = setInterval(async () => {
+				if (busy) return;
+				if (stopping) return clearInterval(timer);
+				busy = true;
+				try {
+					const res = await fetch(`${sandbox.baseUrl}/_sandbox/intelligence/sessions/${encodeURIComponent(sessionId)}`);
+					const session = res.ok ? await res.json() : undefined;
+					if (session?.state === 'ended') {
+						clearInterval(timer);
+						await reportEndedSession(n8n, workflow, node, sessionId);
+					}
+				} catch {
+					// the sandbox or n8n is stopping; the next tick (if any) asks again
+				} finally {
+					busy = false;
+				}
+			}, 2_000);
+			timer.unref();
+		}
+	}
+}
+
+async function reportEndedSession(n8n, workflow, node, sessionId) {
+	// The trigger emits the session_ended event as an execution of its own (its item: listening: false).
+	let found;
+	for (const deadline = Date.now() + 30_000; !found && Date.now() < deadline && !stopping; ) {
+		for (const e of (await n8n.executions(workflow.id)).slice(0, 5)) {
+			if (['new', 'running', 'waiting'].includes(String(e.status))) continue;
+			const item = await triggerItem(n8n, e.id, node.name).catch(() => undefined);
+			if (item?.event_type === SESSION_ENDED && item.listening === false) {
+				found = { id: e.id, item };
+				break;
+			}
+		}
+		if (!found) await sleep(1_000);
+	}
+	if (stopping) return;
+	// n8n takes the trigger off its running workflows (its reactivation fails: the session is over).
+	let running = true;
+	for (let i = 0; i < 10 && running && !stopping; i++) {
+		running = ((await n8n.rest.get('/rest/active-workflows').catch(() => [])) ?? []).includes(workflow.id);
+		if (running) await sleep(1_000);
+	}
+	const where = found
+		? `see the last execution, #${found.id}: "event_type": "${SESSION_ENDED}", "listening": false, "note": ${JSON.stringify(found.item.note)}`
+		: `no execution carries the end: is Session Ended among the trigger's Events? n8n's log says it: ${n8nLogFile ?? 'see the logs'}`;
+	say(
+		[
+			`session ${sessionId} ended: the trigger stopped listening (${where}).`,
+			`       "${workflow.name}" still shows as ${shownActive} in n8n, but ${running ? 'nothing more comes from this session' : 'its trigger is no longer running (GET /rest/active-workflows leaves it out)'}:`,
+			`       step 4 does nothing more in this run; the next npm run demo listens to the sandbox's new session.`,
+		].join('\n'),
+	);
+}
+
 // --- main --------------------------------------------------------------------------------
 
 async function main() {
@@ -578,17 +767,24 @@ async function main() {
 	}
 
 	verbose = args.verbose;
-	process.stderr.write(`[demo] the log of this run (npm, the compiler, the n8n installer): ${LOG_FILE}\n`);
+	pruneLogs();
+	n8nLogFile = args.queue ? undefined : N8N_LOG_FILE;
+	const n8nLogs = args.queue ? 'one file per process, in the folder printed at step 3' : N8N_LOG_FILE;
+	process.stderr.write(
+		`[demo] log of npm, the compiler, the n8n installer and the sandbox: ${LOG_FILE}\n` +
+			`[demo] log of n8n: ${n8nLogs}${verbose ? ' (--verbose: both shown here as well)' : ' (--verbose shows both here as well)'}\n`,
+	);
 
 	// The sandbox starts while the package is built and n8n is provisioned.
 	const sandboxReady = startSandbox(args.sandboxPort);
 	sandboxReady.catch(() => {});
-	if (args.skipBuild) stepNumber++;
+	if (args.skipBuild) process.stderr.write(`[${++stepNumber}/${STEPS}] Building the package: skipped (--skip-build: the dist/ that is there)\n`);
 	else await step('Building the package (npm run build)', build);
 	const provisioned = await step(
 		`Provisioning n8n ${args.target === '1' ? '1.x' : '2.x'} (the first run installs it into ${CACHE_ROOT})`,
 		async () => await provision(args.target),
 	);
+	shownActive = provisioned.target === '1' ? 'Active' : 'Published';
 	const { n8n, queue, examples, sandbox, webhookBase } = await step(`Preparing n8n ${provisioned.n8nVersion}: the sandbox credentials and the example workflows`, async () => {
 		const queue = args.queue ? await createQueueCluster(args) : undefined;
 		const n8n = queue ? queue.cluster.main : await createN8n(args, provisioned);
@@ -602,20 +798,46 @@ async function main() {
 
 	if (queue) {
 		await step(`Starting n8n ${provisioned.n8nVersion} main on ${n8n.baseUrl}, two workers and a webhook processor (logs: ${queue.logDir})`, async () => {
+			// With --verbose every process's output streams here (and keeps streaming after the step).
+			if (verbose) for (const name of queue.cluster.processes.keys()) follow(path.join(queue.logDir, `${name}.log`), true);
 			const times = await queue.cluster.start();
 			say(`main ready in ${(times.mainMs / 1000).toFixed(1)} s, workers and webhook processor in ${(times.othersMs / 1000).toFixed(1)} s more`);
 		});
 	} else {
-		await step(`Starting n8n ${provisioned.n8nVersion} on ${n8n.baseUrl} (its log: ${path.join(n8n.userFolder, 'demo-n8n.log')})`, async () => await n8n.start({ timeoutMs: 180_000 }));
+		await step(`Starting n8n ${provisioned.n8nVersion} on ${n8n.baseUrl}`, async () => {
+			const stopFollowing = verbose ? follow(N8N_LOG_FILE, true) : undefined;
+			try {
+				await n8n.start({ timeoutMs: 300_000 });
+			} finally {
+				// With --verbose n8n's output keeps streaming after the step.
+				if (!verbose) stopFollowing?.();
+			}
+		});
 	}
 	watchN8n(n8n);
 	const problems = await step('Signing in and publishing the trigger workflows', async () => await activate(n8n, examples));
 	printGuide({ base: n8n.baseUrl, webhookBase, sandbox, examples, userFolder: n8n.userFolder, provisioned, problems, queue });
-	say(`ready in ${secs()} (the log of this run: ${LOG_FILE})`);
+	say(`ready in ${secs()} (${stepTimes.map(([t, ms]) => `${t} ${duration(ms)}`).join(', ')})`);
+	watchSessions({ n8n, sandbox, examples });
+}
+
+/** A step failed: what went wrong, the last lines of the logs, and where the logs are. */
+function reportFailure(e) {
+	// The harness's errors end with n8n's last lines ("--- n8n logs"): its log file has them all.
+	const message = String(e.message || e).split('\n--- n8n logs')[0].trim();
+	const out = [`\n[demo] failed after ${secs()}: ${message}`];
+	const demoTail = lastLogLines(20);
+	if (demoTail) out.push(`--- the last lines of the demo's log (${LOG_FILE}):`, demoTail);
+	const n8nLog = n8nLogFile && fs.existsSync(n8nLogFile) ? n8nLogFile : undefined;
+	const n8nTail = n8nLog ? lastLines(n8nLog, 20) : '';
+	if (n8nTail) out.push(`--- the last lines of n8n's log (${n8nLog}):`, n8nTail);
+	out.push(`--- the whole log of this run: ${LOG_FILE}${n8nLog ? `; n8n's: ${n8nLog}` : ''}`);
+	logStream.write(`\n[demo ${secs()}] failed: ${e.stack || e.message}\n`);
+	process.stderr.write(`${out.join('\n')}\n`);
 }
 
 main().catch((e) => {
 	if (stopping) return;
-	process.stderr.write(`\n[demo] ${e.stack || e.message}\n`);
+	reportFailure(e);
 	void shutdown(1);
 });
