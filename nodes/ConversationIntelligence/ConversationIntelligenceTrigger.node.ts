@@ -28,14 +28,6 @@ function endedMessage(sessionId: string, ended: { at: string; reason: string }):
 	return `Session ${sessionId} is over (${ended.reason}, ${ended.at}): this trigger has nothing more to listen to`;
 }
 
-/** Sessions that ended, per workflow node and session, in this process (beside the static data). */
-const endedSessions = new Map<string, { at: string; reason: string }>();
-
-/** Forgets the ended sessions (a fresh process, as tests need between cases). */
-export function forgetEndedSessions(): void {
-	endedSessions.clear();
-}
-
 const ENDED_DESCRIPTION = 'Set the Session ID of another session to listen to it, or unpublish the workflow. Nothing is sent to the service for an ended session.';
 
 export class ConversationIntelligenceTrigger implements INodeType {
@@ -85,10 +77,6 @@ export class ConversationIntelligenceTrigger implements INodeType {
 			delete state.lastEventId;
 			delete state.ended;
 		}
-		// Also remembered in the process: n8n 2.40 activates the trigger again after it reported the
-		// end, from static data saved before the end was known; that activation must send nothing.
-		const endedKey = `${this.getWorkflow().id ?? ''}|${node.id ?? node.name}|${sessionId}`;
-		state.ended ??= endedSessions.get(endedKey);
 		if (state.ended && !manual) throw new NodeOperationError(node, endedMessage(sessionId, state.ended), { description: ENDED_DESCRIPTION });
 
 		const key = `${this.getWorkflow().id ?? ''}|${node.id ?? node.name}`;
@@ -108,10 +96,7 @@ export class ConversationIntelligenceTrigger implements INodeType {
 		let testEventSent = false;
 		const end = (reason: string) => {
 			const ended = { at: new Date().toISOString(), reason };
-			if (!manual) {
-				state.ended = ended;
-				endedSessions.set(endedKey, ended);
-			}
+			if (!manual) state.ended = ended;
 			this.logger.info(`Conversation Intelligence Trigger: ${endedMessage(sessionId, ended)}`);
 			// Shown where n8n shows trigger problems; n8n's reactivation then fails at once, sending nothing.
 			if (activated && !manual) this.emitError(new NodeOperationError(node, endedMessage(sessionId, ended), { description: ENDED_DESCRIPTION }));
@@ -123,10 +108,7 @@ export class ConversationIntelligenceTrigger implements INodeType {
 			onEvent: (event, id) => {
 				if (!manual && id) state.lastEventId = id;
 				const last = event.event_type === 'session_ended';
-				if (last && !manual) {
-					state.ended = { at: new Date().toISOString(), reason: 'the session_ended event arrived' };
-					endedSessions.set(endedKey, state.ended);
-				}
+				if (last && !manual) state.ended = { at: new Date().toISOString(), reason: 'the session_ended event arrived' };
 				if (testEventSent || !sessionEventMatches(event, filters)) return;
 				const item = sessionEventItem(event, id);
 				// The last event says so in its own execution data: the listener stops with it.

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData, INodeParameters, ITriggerResponse } from 'n8n-workflow';
 
-import { ConversationIntelligenceTrigger, forgetEndedSessions } from '../../../nodes/ConversationIntelligence/ConversationIntelligenceTrigger.node';
+import { ConversationIntelligenceTrigger } from '../../../nodes/ConversationIntelligence/ConversationIntelligenceTrigger.node';
 import { forgetRefusals } from '../../../nodes/shared/streams/refusals';
 import type { Sandbox } from '../../../sandbox';
 import { startSandbox } from '../../../sandbox';
@@ -14,7 +14,6 @@ afterAll(async () => await sandbox.close());
 beforeEach(() => {
 	sandbox.reset();
 	forgetRefusals();
-	forgetEndedSessions();
 });
 
 const open: ITriggerResponse[] = [];
@@ -169,8 +168,6 @@ test('an ended session ends: the last event says so, n8n is told once, and no to
 	const tokens = tokenRequests().length;
 	// n8n activating it again, or a restart with the saved static data: fails at once, asks nothing.
 	await expect(startTrigger({ sessionId: 'sess_demo_transcript' }, { staticData: saved })).rejects.toThrow(/is over/);
-	// n8n 2.40 activates it again from static data saved before the end was known: the same.
-	await expect(startTrigger({ sessionId: 'sess_demo_transcript' }, { staticData: { sessionId: 'sess_demo_transcript' } })).rejects.toThrow(/is over/);
 	expect(tokenRequests()).toHaveLength(tokens);
 	// Another session id starts afresh.
 	await startTrigger({ sessionId: 'sess_demo_quiet' }, { staticData: saved });
