@@ -9,7 +9,8 @@
  * - 100 MB of garbage interleaved with 1,000 events: under 2 s, every event emitted, the
  *   splitter's memory bounded.
  * Chunks are cut at random sizes (1 byte to 16 KiB), as a network delivers them.
- * Run: npm run bench -- pbx-stream-parse
+ * Run: npm run bench -- pbx-stream-parse (BENCH_NODE=<path to a node binary> to run it on
+ * another Node.js, such as the one n8n runs on: UTF-8 decoding got much faster in Node.js 24).
  */
 import { loadavg } from 'node:os';
 
@@ -119,7 +120,7 @@ function timeDecodeAndParse(chunks: Buffer[]): number {
 	return performance.now() - start;
 }
 
-const load = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`;
+const load = () => `Node.js ${process.version}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`;
 
 function measure(name: string, chunks: Buffer[], target: number, withFloor = false) {
 	timeSplitter(chunks, EVENTS);

@@ -1,4 +1,5 @@
 // npm run bench [-- name ...]: runs the benchmarks in bench/ (all, or those named) and prints their figures.
+// BENCH_NODE=<path to a node binary> runs them on that Node.js instead of this one.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -14,7 +15,7 @@ if (wanted.length && chosen.length !== wanted.length) {
 }
 let failed = 0;
 for (const name of chosen) {
-	const run = spawnSync(process.execPath, ['--expose-gc', join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'bench', `${name}.ts`)], { stdio: 'inherit', cwd: root });
+	const run = spawnSync(process.env.BENCH_NODE || process.execPath, ['--expose-gc', join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'bench', `${name}.ts`)], { stdio: 'inherit', cwd: root });
 	if (run.status !== 0) failed++;
 }
 process.exit(failed ? 1 : 0);

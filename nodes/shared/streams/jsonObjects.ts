@@ -18,7 +18,9 @@
  *
  * It scans bytes, not text: the structural characters of JSON are ASCII and never occur inside
  * a multi-byte UTF-8 sequence, so a cut anywhere is safe. Runs of complete objects are parsed a
- * block at a time (one JSON.parse of the objects as an array): see `parseBlock`.
+ * block at a time (one JSON.parse of the objects as an array): see `parseBlock`. An object cut by
+ * the end of a chunk (no `}` in it yet) is parsed in the next chunk's first block; one that may
+ * be complete is followed through the grammar at once, so no object waits for the next chunk.
  */
 
 const OPEN = 0x7b; // {
@@ -38,6 +40,8 @@ const RETURN = 0x0d;
 const BLOCK_BYTES = 65_536;
 /** After a block that did not parse, this many objects are scanned one by one before blocks are tried again. */
 const SPECULATION_PAUSE = 256;
+/** An object cut by the end of a chunk and at most this long waits for the next chunk unscanned. */
+const DEFERRED_BYTES = 16_384;
 /** Bytes of an incident kept for its report. */
 const EXCERPT_BYTES = 200;
 /** After a block of objects without line breaks between them, blocks are split at braces for this many blocks. */
@@ -109,6 +113,16 @@ export class JsonObjectSplitter {
 	private noBoundaryBefore = -1;
 	/** The last search for boundaries reached its limit (it did not stop at garbage). */
 	private searchedToLimit = false;
+	/**
+	 * The object in progress was cut by the end of a chunk and not yet followed through the
+	 * grammar: the next chunk is appended whole and the object parsed with the objects after it,
+	 * as one block (the grammar follows it only if that fails).
+	 */
+	private deferred = false;
+	/** The deferred object is being parsed again: if that fails, the grammar follows it. */
+	private retryingDeferred = false;
+	/** The stream ended: nothing more is deferred. */
+	private ending = false;
 	/** Blocks still to split at braces rather than line breaks. */
 	private gluedBlocks = 0;
 	/** Byte offsets in the current block where one object ends and the next begins. */
@@ -133,6 +147,19 @@ export class JsonObjectSplitter {
 		const incoming = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 		if (incoming.length === 0) return;
 		const pending = this.bytes.length;
+		if (this.deferred) {
+			// The cut object, a space before it (so the block takes its `[` in place), then the chunk.
+			this.deferred = false;
+			this.start = -1;
+			this.retryingDeferred = true;
+			const size = 1 + pending + incoming.length;
+			this.reserve(size, pending);
+			this.store.copyWithin(1, 0, pending);
+			this.store[0] = SPACE;
+			incoming.copy(this.store, 1 + pending);
+			this.scan(this.store.subarray(0, size), true, 1);
+			return;
+		}
 		if (pending === 0) {
 			// Nothing pending: the chunk is scanned where it is (blocks parsed in place write their
 			// brackets and commas into padding and put it back before anything else runs).
@@ -147,6 +174,7 @@ export class JsonObjectSplitter {
 		if (split === incoming.length) return;
 		// Scanned in the chunk from `split`, so the line break before it can take a block's `[`.
 		if (this.bytes.length === 0) this.scan(incoming, false, split);
+		else if (this.deferred) this.push(incoming.subarray(split));
 		else this.append(incoming.subarray(split));
 	}
 
@@ -165,6 +193,14 @@ export class JsonObjectSplitter {
 	end(): void {
 		const bytes = this.bytes;
 		let i = bytes.length;
+		if (this.deferred) {
+			this.deferred = false;
+			this.ending = true;
+			i = this.start;
+			this.start = -1;
+			while (i < bytes.length) i = this.start < 0 ? this.between(bytes, i) : this.inside(bytes, i);
+			this.ending = false;
+		}
 		while (this.start >= 0) {
 			i = this.fail(bytes, bytes.length, 'the stream ended inside an object');
 			while (i < bytes.length) i = this.start < 0 ? this.between(bytes, i) : this.inside(bytes, i);
@@ -191,6 +227,7 @@ export class JsonObjectSplitter {
 		this.retriedUpTo = 0;
 		this.speculationPause = 0;
 		this.incident = false;
+		this.deferred = false;
 	}
 
 	/** Scans `bytes` from `from` (in the store, from where the last scan stopped). */
@@ -238,9 +275,17 @@ export class JsonObjectSplitter {
 	private between(bytes: Buffer, i: number): number {
 		const code = bytes[i];
 		if (code === OPEN) {
+			const retrying = this.retryingDeferred;
+			this.retryingDeferred = false;
 			const blockEnd = this.speculationPause > 0 ? -1 : this.parseBlock(bytes, i);
 			if (blockEnd > 0) return blockEnd;
 			if (this.speculationPause > 0) this.speculationPause--;
+			else if (!retrying && !this.ending && this.searchedToLimit && bytes.length - i <= DEFERRED_BYTES && bytes.lastIndexOf(CLOSE) < i) {
+				// Cut by the end of the chunk (no `}` yet): parsed with the next chunk's objects.
+				this.start = i;
+				this.deferred = true;
+				return bytes.length;
+			}
 			this.begin(i);
 			return i + 1;
 		}
@@ -523,10 +568,11 @@ export class JsonObjectSplitter {
 		if (objects === 0) return -1;
 		const end = boundaries[boundaries.length - 2];
 		let text: string;
-		if (from > 0 && bytes[from - 1] <= SPACE && bytes[end] <= SPACE && this.allPadded(boundaries)) {
-			// The common case: padding before, between and after the objects takes `[`, the commas
-			// and `]` in place for the one decode, and is put back at once (the bytes may be the
-			// caller's chunk; nothing else runs in between).
+		if (from > 0 && this.allPadded(boundaries)) {
+			// The common case: the byte before the block (consumed already), the padding between the
+			// objects and the byte after them (padding, or the `{` of a glued object) take `[`, the
+			// commas and `]` in place for the one decode, and are put back at once (the bytes may be
+			// the caller's chunk; nothing else runs in between).
 			if (this.saved.length < objects + 2) this.saved = new Uint8Array(2 * objects + 2);
 			const saved = this.saved;
 			saved[0] = bytes[from - 1];
@@ -556,35 +602,43 @@ export class JsonObjectSplitter {
 		return boundaries[boundaries.length - 1];
 	}
 
+	/** No two objects inside the block are glued (the last may be glued to the object after the block). */
 	private allPadded(boundaries: number[]): boolean {
-		for (let b = 0; b < boundaries.length; b += 2) if (boundaries[b] === boundaries[b + 1]) return false;
+		for (let b = 0; b < boundaries.length - 2; b += 2) if (boundaries[b] === boundaries[b + 1]) return false;
 		return true;
 	}
 
-	/** `[` + the objects with a comma after each but the last + `]`, in the scratch buffer. */
+	/**
+	 * `[` + the objects with a comma after each but the last + `]`, in the scratch buffer: one copy
+	 * of the block, then, from its end, each run after a pair of glued objects moved right within
+	 * the scratch to make room for its comma (native moves, nothing allocated per object).
+	 */
 	private arrayInScratch(bytes: Buffer, from: number, boundaries: number[]): string {
-		const objects = boundaries.length / 2;
-		const end = boundaries[boundaries.length - 2];
-		const size = end - from + objects + 1;
+		const pairs = boundaries.length;
+		const end = boundaries[pairs - 2];
+		let glued = 0;
+		for (let b = 0; b < pairs - 2; b += 2) if (boundaries[b] === boundaries[b + 1]) glued++;
+		const size = end - from + glued + 2;
 		if (this.scratch.length < size) this.scratch = Buffer.alloc(size * 2);
 		const scratch = this.scratch;
 		scratch[0] = OPEN_ARRAY;
-		let written = 1;
-		let segment = from;
-		for (let b = 0; b < boundaries.length - 2; b += 2) {
-			const after = boundaries[b];
-			// Padding after the `}` takes the comma in place; glued objects need one inserted.
-			if (after < boundaries[b + 1]) continue;
-			written += bytes.copy(scratch, written, segment, after);
-			scratch[written++] = COMMA;
-			segment = after;
+		bytes.copy(scratch, 1, from, end);
+		// Scratch offset of stream byte `at` before any move.
+		const offset = 1 - from;
+		let runEnd = end;
+		for (let b = pairs - 4, shift = glued; b >= 0; b -= 2) {
+			const at = boundaries[b];
+			if (at < boundaries[b + 1]) {
+				// Padding after the `}` takes the comma (moved with its run later, if at all).
+				scratch[at + offset] = COMMA;
+				continue;
+			}
+			scratch.copyWithin(at + offset + shift, at + offset, runEnd + offset);
+			scratch[at + offset + shift - 1] = COMMA;
+			shift--;
+			runEnd = at;
 		}
-		written += bytes.copy(scratch, written, segment, end);
-		for (let b = 0, shift = 1 - from; b < boundaries.length - 2; b += 2) {
-			if (boundaries[b] < boundaries[b + 1]) scratch[boundaries[b] + shift] = COMMA;
-			else shift++;
-		}
-		scratch[written++] = CLOSE_ARRAY;
-		return (scratch as Utf8Sliceable).utf8Slice(0, written);
+		scratch[size - 1] = CLOSE_ARRAY;
+		return (scratch as Utf8Sliceable).utf8Slice(0, size);
 	}
 }

@@ -71,6 +71,28 @@ describe('JSON object splitter: properties', () => {
 		);
 	});
 
+	test('no waiting for the next chunk: each object arrives in the push that brings its last byte', () => {
+		fc.assert(
+			fc.property(fc.array(fc.tuple(jsonObject, padding, framing), { minLength: 1, maxLength: 20 }), cuts, (items, at) => {
+				const texts = items.map(([o, pad, style]) => (style === 'pretty' ? JSON.stringify(o, null, 2) : JSON.stringify(o)) + pad);
+				const ends: number[] = [];
+				texts.reduce((offset, text, i) => {
+					ends.push(offset + Buffer.byteLength(text) - Buffer.byteLength(items[i][1]));
+					return offset + Buffer.byteLength(text);
+				}, 0);
+				const delivered: unknown[] = [];
+				const splitter = new JsonObjectSplitter({ onObject: (o) => delivered.push(o) });
+				let pushed = 0;
+				for (const chunk of cut(Buffer.from(texts.join('')), at)) {
+					splitter.push(chunk);
+					pushed += chunk.length;
+					expect(delivered).toHaveLength(ends.filter((end) => end <= pushed).length);
+				}
+			}),
+			{ numRuns: 300 },
+		);
+	});
+
 	test('hostile bytes between events cost only themselves: every event on its own line after them arrives, one report per stretch', () => {
 		fc.assert(
 			fc.property(fc.array(fc.tuple(event, fc.option(garbage, { nil: undefined })), { minLength: 1, maxLength: 25 }), cuts, (items, at) => {
