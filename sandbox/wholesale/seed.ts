@@ -259,6 +259,8 @@ export interface Account {
 	numbers: Map<string, AllocatedNumber>;
 	cdrs: Cdr[];
 	nextCdrId: number;
+	/** CDR webhooks sent so far: each one carries the next of the recent CDRs, as each call ends once. */
+	cdrWebhooksSent: number;
 	smsCdrs: SmsCdr[];
 	calls: CallInProgress[];
 	rejected: RejectedCall[];
@@ -491,6 +493,7 @@ function seedAccount(
 		numbers: new Map(),
 		cdrs: [],
 		nextCdrId: 880_000_001,
+		cdrWebhooksSent: 0,
 		smsCdrs: [],
 		calls: [],
 		rejected: [],

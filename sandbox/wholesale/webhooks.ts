@@ -278,7 +278,8 @@ export function sampleData(app: WebhookApp | 'inprogress_summary_detail', option
 		case 'inprogress_summary_detail':
 			return options.inProgressDetail?.() ?? {};
 		case 'cdr': {
-			const cdr = account.cdrs[account.cdrs.length - 1 - Math.floor(random() * Math.min(50, account.cdrs.length))];
+			// The recent CDRs in turn, so that successive deliveries never repeat a call (up to 50).
+			const cdr = account.cdrs[account.cdrs.length - 1 - (account.cdrWebhooksSent++ % Math.min(50, account.cdrs.length))];
 			return cdrDocument(cdr);
 		}
 		case 'rate_update':

@@ -449,6 +449,12 @@ describe('webhooks and other deliveries', () => {
 		expect((overrides[0].document as { data: Rec }).data).toMatchObject({ tag: 'custom', chg_total: 1.5 });
 	});
 
+	test('successive CDR webhooks carry different calls, as each call ends once', async () => {
+		const ids: unknown[] = [];
+		for (let i = 0; i < 20; i++) ids.push(((await deliver({ app: 'cdr' }))[0].document as { data: Rec }).data.cdr_id);
+		expect(new Set(ids).size).toBe(20);
+	});
+
 	test('SMS delivery reports: payload form field, %id% and %status% in the URL, each status', async () => {
 		const records = await deliver({ app: 'sms_send_status', url: `${receiver.url}/%id%/%status%`, id: 'msg-42', statuses: [1, 2, 11, 12, 13, 14, 18, 26] });
 		expect(records).toHaveLength(8);
