@@ -128,6 +128,31 @@ export async function primeCursor(
 	return { since: new Date(activatedAt).toISOString(), seen: seen.slice(-MAX_SEEN_IDS), key };
 }
 
+/**
+ * The cursors each polling node reached last in this process, by node. n8n may hand a trigger an
+ * older copy of its static data than the one it saved: n8n 2.40 schedules the same node twice,
+ * each schedule with its own copy, and n8n 1.x reactivates a trigger after an error with the
+ * workflow data of its first activation. Polls start from the freshest of the two.
+ */
+const latestCursors = new Map<string, Record<string, PollCursor>>();
+
+/** Per event, the freshest of the stored cursors and those this process reached last for the node. */
+export function freshestCursors(node: string, stored: Record<string, PollCursor> | undefined): Record<string, PollCursor> {
+	const result: Record<string, PollCursor> = {};
+	for (const set of [stored, latestCursors.get(node)]) {
+		for (const [event, cursor] of Object.entries(set ?? {})) {
+			const current = result[event];
+			if (!current || current.key !== cursor.key || Date.parse(cursor.since) >= Date.parse(current.since)) result[event] = cursor;
+		}
+	}
+	return result;
+}
+
+/** Remembers the cursors a node's poll reached. */
+export function rememberCursors(node: string, cursors: Record<string, PollCursor>): void {
+	latestCursors.set(node, cursors);
+}
+
 /** `"Reception" <201>` or `+447700900123` as a name and a number, for mapping the caller into the next node. */
 export function parseParty(value: unknown): { name: string; number: string } {
 	const text = String(value ?? '').trim();

@@ -113,6 +113,8 @@ export interface NodeSetup {
 	continueOnFail?: boolean;
 	/** Shared by successive contexts of one test (trigger restarts keep their static data). */
 	staticData?: IDataObject;
+	/** Another workflow id, so that what a node keeps in the process for its workflow does not carry over between tests. */
+	workflowId?: string;
 }
 
 function nodeTypesFor(node: INodeType): INodeTypes {
@@ -140,7 +142,7 @@ export function buildWorkflow(setup: NodeSetup): { workflow: Workflow; node: INo
 		...(setup.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 	};
 	const workflow = new Workflow({
-		id: 'test-workflow',
+		id: setup.workflowId ?? 'test-workflow',
 		name: 'Test workflow',
 		nodes: [node],
 		connections: {},

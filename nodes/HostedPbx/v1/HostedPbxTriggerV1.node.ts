@@ -9,7 +9,7 @@ import { cancellableWait } from '../../shared/timers';
 import { createClient } from '../../shared/transport';
 import { customerField, listSearchMethods } from '../fields';
 import type { PollCursor } from '../polling';
-import { createdAt, pollNewRecords, primeCursor } from '../polling';
+import { createdAt, freshestCursors, pollNewRecords, primeCursor, rememberCursors } from '../polling';
 import type { RecoveryState } from '../recovery';
 import { REFUSED_DESCRIPTION, callRecordFilters, lookbackOption, recoverMissedEventsOption, liveTrigger, pollSource, polledItem } from '../triggerRuntime';
 
@@ -164,14 +164,24 @@ async function pollTrigger(context: ITriggerFunctions): Promise<ITriggerResponse
 	// only when it emits, so a cursor primed later would be lost if main restarted before the first
 	// event, and records made meanwhile would count as history.
 	// While a refusal holds (n8n activating the trigger again), priming waits for the gate too.
-	let cursor: PollCursor | undefined = state.cursor?.key === key ? state.cursor : undefined;
+	// n8n 1.x reactivates a trigger after a refusal with its first copy of the static data: the
+	// cursor this process reached is fresher, and without it records made meanwhile would be primed
+	// away as history.
+	const known = freshestCursors(refusalKey, state.cursor ? { [event]: state.cursor } : undefined)[event];
+	let cursor: PollCursor | undefined = known?.key === key ? known : undefined;
+	const keep = (next: PollCursor) => {
+		cursor = state.cursor = next;
+		rememberCursors(refusalKey, { [event]: next });
+	};
 	if (!cursor && !holding) {
 		// A refusal here fails the activation, and is remembered so that n8n's retries send nothing.
-		cursor = state.cursor = await primeCursor(client, customer, source, key, lookbackMs).catch(async (error: NodeApiError) => {
+		keep(await primeCursor(client, customer, source, key, lookbackMs).catch(async (error: NodeApiError) => {
 			const status = Number(error.httpCode);
 			if (status === 401 || status === 403) recordRefusal(refusalKey, status, error.message, fingerprint);
 			return await Promise.reject(error);
-		});
+		}));
+	} else if (cursor) {
+		state.cursor = cursor;
 	}
 	const loop = async () => {
 		while (!stopped) {
@@ -182,12 +192,12 @@ async function pollTrigger(context: ITriggerFunctions): Promise<ITriggerResponse
 			if (stopped) return;
 			try {
 				if (!cursor) {
-					cursor = state.cursor = await primeCursor(client, customer, source, key, lookbackMs);
+					keep(await primeCursor(client, customer, source, key, lookbackMs));
 					clearRefusal(refusalKey);
 					continue;
 				}
 				const { fresh, cursor: next } = await pollNewRecords(client, customer, source, cursor, lookbackMs);
-				cursor = state.cursor = next;
+				keep(next);
 				clearRefusal(refusalKey);
 				if (fresh.length && !stopped) context.emit([context.helpers.returnJsonArray(fresh.map((r) => polledItem(event, r)))]);
 			} catch (error) {

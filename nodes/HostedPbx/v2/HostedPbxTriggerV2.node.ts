@@ -18,7 +18,7 @@ import { createClient } from '../../shared/transport';
 import { customerField, listSearchMethods } from '../fields';
 import { PbxLiveStream } from '../liveStream';
 import type { PollCursor } from '../polling';
-import { createdAt, pollNewRecords, primeCursor } from '../polling';
+import { createdAt, freshestCursors, pollNewRecords, primeCursor, rememberCursors } from '../polling';
 import type { RecoveryState } from '../recovery';
 import { REFUSED_DESCRIPTION, callRecordFilters, lookbackOption, recoverMissedEventsOption, liveEventItem, liveTrigger, pollSource, polledItem } from '../triggerRuntime';
 
@@ -133,9 +133,6 @@ export class HostedPbxTriggerV2 implements INodeType {
 	}
 }
 
-/** Cursors of the last poll of each node in this process, newer than a stale copy of the static data. */
-const latestCursors = new Map<string, Record<string, PollCursor>>();
-
 async function pollOnce(context: IPollFunctions, key: string, polled: string[]): Promise<INodeExecutionData[][] | null> {
 	// The refusal gate is shared with the live stream of the same node: while it holds, a poll
 	// sends nothing (one attempt after 60 s, then every 15 minutes).
@@ -148,7 +145,7 @@ async function pollOnce(context: IPollFunctions, key: string, polled: string[]):
 	const lookbackMs = Number(options.lookbackMinutes ?? 10) * 60_000;
 	const client = createClient(context, hostedPbxApi);
 	const state = context.getWorkflowStaticData('node') as PollState;
-	const known = freshest(state.cursors, latestCursors.get(key));
+	const known = freshestCursors(key, state.cursors);
 	const cursors: Record<string, PollCursor> = {};
 	const items: IDataObject[] = [];
 	try {
@@ -171,20 +168,8 @@ async function pollOnce(context: IPollFunctions, key: string, polled: string[]):
 	}
 	clearRefusal(key);
 	state.cursors = cursors;
-	latestCursors.set(key, cursors);
+	rememberCursors(key, cursors);
 	return items.length ? [context.helpers.returnJsonArray(items)] : null;
-}
-
-/** Per event, the cursor that reached furthest. */
-function freshest(...sets: Array<Record<string, PollCursor> | undefined>): Record<string, PollCursor> {
-	const result: Record<string, PollCursor> = {};
-	for (const set of sets) {
-		for (const [event, cursor] of Object.entries(set ?? {})) {
-			const current = result[event];
-			if (!current || current.key !== cursor.key || Date.parse(cursor.since) >= Date.parse(current.since)) result[event] = cursor;
-		}
-	}
-	return result;
 }
 
 /** A refusal closes the gate shared with the live stream and says when the next attempt is; other errors pass. */

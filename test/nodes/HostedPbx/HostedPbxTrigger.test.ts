@@ -43,6 +43,8 @@ async function startTrigger(
 		parameters,
 		credentials: pbxCredentials(sandbox, options.user, options.password),
 		staticData: options.staticData,
+		// One workflow per test: within a test, activations of the node share what the process keeps.
+		workflowId: expect.getState().currentTestName,
 	});
 	const context = trigger(
 		(data: INodeExecutionData[][]) => emitted.push(...data[0].map((i) => i.json)),
@@ -387,6 +389,26 @@ describe('polling', () => {
 			sandbox.pbx.injectIncomingCall({ from: '+447700900321', outcome: 'NO_ANSWER' });
 			await waitFor(() => started.emitted.length === 1, 6000);
 			expect(started.errors).toHaveLength(1);
+		} finally {
+			retryTimes.firstMs = FIRST_RETRY_MS;
+		}
+	});
+
+	test('reactivated after a refusal with the first copy of its static data (n8n 1.x): a missed call made meanwhile is emitted, not taken as history', async () => {
+		retryTimes.firstMs = 1500;
+		try {
+			const first = await startTrigger(missedCalls);
+			await waitFor(() => sandbox.context.log.list({ pathPrefix: '/api/v1/customers/me/calls' }).length >= 2);
+			const fault = sandbox.context.faults.add({ api: 'pbx', pathPrefix: '/api/v1/customers/me/calls', status: 401, count: 1000 });
+			await waitFor(() => first.errors.length === 1);
+			await first.response.closeFunction?.();
+			sandbox.pbx.injectIncomingCall({ from: '+447700900331', outcome: 'NO_ANSWER' });
+			// n8n 1.x activates the trigger again from the workflow data of its first activation: no cursor in it.
+			const again = await startTrigger(missedCalls);
+			sandbox.context.faults.remove(fault.id);
+			await waitFor(() => again.emitted.length === 1, 6000);
+			await new Promise((resolve) => setTimeout(resolve, 300));
+			expect(emittedCallers(again)).toEqual(['+447700900331']);
 		} finally {
 			retryTimes.firstMs = FIRST_RETRY_MS;
 		}
