@@ -128,12 +128,30 @@ export interface LiveSettings {
 	state: RecoveryState;
 }
 
+/**
+ * The recovery state of each live trigger in this process, by node: n8n may activate a trigger
+ * again with an older copy of its static data (n8n 1.x reactivates after an error with the
+ * workflow data of the first activation), which would read back a gap already delivered.
+ */
+const liveStates = new Map<string, RecoveryState>();
+
+/** The fresher of the static data n8n handed over and what this process saw last for the node. */
+function freshestLiveState(key: string, state: RecoveryState): RecoveryState {
+	const remembered = liveStates.get(key);
+	if (remembered && remembered !== state && (remembered.lastSeenAt ?? 0) > (state.lastSeenAt ?? 0)) {
+		Object.assign(state, JSON.parse(JSON.stringify(remembered)) as RecoveryState);
+	}
+	liveStates.set(key, state);
+	return state;
+}
+
 /** Holds the live event stream; shared by both versions of the node. */
 export async function liveTrigger(context: ITriggerFunctions, settings: LiveSettings): Promise<ITriggerResponse> {
-	const { events, state, customer } = settings;
+	const { events, customer } = settings;
 	const manual = context.getMode() === 'manual';
 	const node = context.getNode();
 	const key = `${context.getWorkflow().id ?? ''}|${node.id ?? node.name}`;
+	const state = manual ? settings.state : freshestLiveState(key, settings.state);
 	const credentials = await context.getCredentials('hostedPbxApi');
 	const forms = hostedPbxApi.secretForms(credentials);
 	const fingerprint = credentialFingerprint(credentials);
@@ -148,8 +166,9 @@ export async function liveTrigger(context: ITriggerFunctions, settings: LiveSett
 	const startDelay = holding && !manual ? Math.max(0, holding.nextAttemptAt - Date.now()) : 0;
 
 	const recover = !manual && settings.recoverMissedEvents;
-	// After a restart of n8n (not a user's activation) the time since the last event is a gap too.
-	const restartGapSince = recover && ['init', 'leadershipChange'].includes(context.getActivationMode()) ? state.lastSeenAt : undefined;
+	// After a restart of n8n (not a user's activation), or when n8n activates the trigger again
+	// after it reported a refusal, the time since the last event is a gap too.
+	const restartGapSince = recover && (holding?.whileRunning || ['init', 'leadershipChange'].includes(context.getActivationMode())) ? state.lastSeenAt : undefined;
 	let activated = false;
 	let testEventSent = false;
 	const closing = new AbortController();

@@ -240,6 +240,29 @@ describe('missed events recovered from the history', () => {
 		);
 	}, 20_000);
 
+	test('after a refusal, n8n\'s reactivation reads back the calls made while it held, even from a stale copy of the static data (n8n 1.x); what arrived live is not repeated', async () => {
+		retryTimes.firstMs = 1500;
+		try {
+			const first = await startTrigger({ source: 'live', events: ['incomingcall'] });
+			await waitFor(() => streamCount() === 1);
+			sandbox.pbx.injectIncomingCall({ from: '+447700900141', callerIdName: 'Live Caller' });
+			await waitFor(() => first.emitted.length === 1);
+			const fault = sandbox.context.faults.add({ api: 'pbx', pathPrefix: '/api/v1/stream', status: 401, count: 1000 });
+			sandbox.pbx.stream.closeAll();
+			await waitFor(() => first.errors.length === 1);
+			await first.response.closeFunction?.();
+			sandbox.pbx.injectIncomingCall({ from: '+447700900142', callerIdName: 'While Refused' });
+			// n8n activates the trigger again; n8n 1.x hands it the static data of its first activation (none here).
+			const again = await startTrigger({ source: 'live', events: ['incomingcall'] });
+			sandbox.context.faults.remove(fault.id);
+			await waitFor(() => again.emitted.length === 1, 8000);
+			await new Promise((resolve) => setTimeout(resolve, 500));
+			expect(again.emitted).toEqual([expect.objectContaining({ event: 'incomingcall', callerIdNumber: '+447700900142', recovered: true })]);
+		} finally {
+			retryTimes.firstMs = FIRST_RETRY_MS;
+		}
+	}, 15_000);
+
 	test('after a restart of n8n, the gap since the last event is read back; events emitted before it are not repeated', async () => {
 		const minute = (ago: number) => new Date(Date.now() - ago * 60_000).toISOString();
 		sandbox.pbx.injectIncomingCall({ from: '+447700900555', callerIdName: 'Before the restart', created: minute(3) });
