@@ -31,6 +31,8 @@ const REMEMBER_IDS = 2000;
 export interface RecoveryState {
 	/** When the stream last received anything (epoch ms), kept across restarts. */
 	lastSeenAt?: number;
+	/** When a user last published the workflow (epoch ms): nothing older is read back. */
+	listeningSince?: number;
 	/** Live events of the last hour: the times they arrived, by kind and the number that identifies them (`incomingcall|447700900123`). */
 	live?: Record<string, number[]>;
 	/** How many numbers `live` holds (counted, not recounted per event). */
@@ -107,7 +109,9 @@ export async function recoverGap(
 	since: number,
 	until: number,
 ): Promise<IDataObject[]> {
-	const from = Math.max(since, until - MAX_GAP_MS) - SAME_EVENT_WINDOW_MS;
+	// A record a little older than the gap may be one the stream missed (times differ by a few
+	// seconds); none from before the user published the workflow (the time it was off is no gap).
+	const from = Math.max(Math.max(since, until - MAX_GAP_MS) - SAME_EVENT_WINDOW_MS, state.listeningSince ?? 0);
 	// Copied: matches are used up within this read-back only. (An older version kept a list here: not used.)
 	const live = new Map(Object.entries(state.live && !Array.isArray(state.live) ? state.live : {}).map(([key, times]) => [key, [...times]]));
 	const found: Array<[created: number, event: IDataObject]> = [];

@@ -166,6 +166,9 @@ export async function liveTrigger(context: ITriggerFunctions, settings: LiveSett
 	const startDelay = holding && !manual ? Math.max(0, holding.nextAttemptAt - Date.now()) : 0;
 
 	const recover = !manual && settings.recoverMissedEvents;
+	// A user publishing the workflow starts listening afresh: nothing older is ever read back.
+	// (A restart of n8n, or n8n activating the trigger again after a refusal, goes on listening.)
+	if (!manual && !holding?.whileRunning && !['init', 'leadershipChange'].includes(context.getActivationMode())) state.listeningSince = Date.now();
 	// After a restart of n8n (not a user's activation), or when n8n activates the trigger again
 	// after it reported a refusal, the time since the last event is a gap too.
 	const restartGapSince = recover && (holding?.whileRunning || ['init', 'leadershipChange'].includes(context.getActivationMode())) ? state.lastSeenAt : undefined;

@@ -1,8 +1,9 @@
 /**
  * The Hosted PBX Trigger's live stream under faults in a real n8n (issue 18), with the workflow
  * active: hostile bytes between events, 100 MB of garbage while n8n must stay responsive, and a
- * refused credential that must not make a retry storm. The sandbox plays every fault; each test
- * counts what reached n8n (executions, log lines) and what reached the platform (requests).
+ * refused credential that must not make a retry storm, and whose gap is read back once it is over.
+ * The sandbox plays every fault; each test counts what reached n8n (executions, log lines) and
+ * what reached the platform (requests).
  *
  * One sandbox (in this process, on 127.0.0.1) and one n8n for the whole file.
  */
@@ -31,6 +32,15 @@ const pollWorkflow = () =>
 		parameters: { source: 'poll', pollEvent: 'missedCall', customerId: { __rl: true, mode: 'id', value: 'me' }, pollIntervalSeconds: 1, options: {} }, credentials: PBX,
 	});
 
+const RECOVERY_WORKFLOW = 'e2eLiveGapBack01';
+const RECOVERY_TRIGGER = 'Incoming call (live, gaps read back)';
+
+const recoveryWorkflow = () =>
+	triggerWorkflow(RECOVERY_WORKFLOW, 'e2e: live incoming calls, gaps read back', {
+		id: 'lr1', name: RECOVERY_TRIGGER, type: `${PKG}.hostedPbxTrigger`, typeVersion: 1,
+		parameters: { source: 'live', events: ['incomingcall'], options: {} }, credentials: PBX,
+	});
+
 const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
 const seqOf = (run: N8nRun) => nodeResult(run, TRIGGER).json.map((j) => (j.values as { seq?: number } | undefined)?.seq ?? j.seq);
 
@@ -57,7 +67,7 @@ describe(`the Hosted PBX live stream under faults in a real n8n (target ${proces
 		n8n = await N8nInstance.create();
 		await n8n.importCredentials(sandboxCredentials(sandbox.url));
 		await admin.post('/pbx/settings', { rateLimit: 1_000_000 });
-		await n8n.importWorkflows([liveWorkflow(), pollWorkflow()]);
+		await n8n.importWorkflows([liveWorkflow(), pollWorkflow(), recoveryWorkflow()]);
 		await n8n.start();
 		await n8n.setupOwner();
 		await n8n.activateNow(WORKFLOW);
@@ -150,5 +160,35 @@ describe(`the Hosted PBX live stream under faults in a real n8n (target ${proces
 		await admin.post('/pbx/calls/incoming', { from: '+447700900777', outcome: 'NO_ANSWER' });
 		const runs = await n8n.waitForExecutions(POLL_WORKFLOW, pollRuns + 1, { timeoutMs: 30_000 });
 		expect(runs.flatMap((run) => nodeResult(run, POLL_TRIGGER).json.map((j) => j.fromNumber))).toContain('+447700900777');
+	});
+
+	test('a call made while a refusal held is read back once the stream opens again, after n8n activated the trigger again; the call before it is not repeated', async () => {
+		await n8n.deactivateNow(WORKFLOW);
+		await n8n.activateNow(RECOVERY_WORKFLOW);
+		await admin.until('only the recovering trigger\'s stream to be open', async () => (await streamsOpen()) === 1, 30_000);
+		await admin.post('/pbx/calls/incoming', { from: '+447700900881', outcome: 'ANSWERED' });
+		await n8n.waitForExecutions(RECOVERY_WORKFLOW, 1);
+		const since = await admin.lastSeq();
+		await admin.post('/pbx/refuse', { status: 401, targets: ['stream'] });
+		await admin.post('/pbx/stream/restart', { downMs: 100 });
+		const refused = async () => (await admin.requests({ api: 'pbx', method: 'GET', pathPrefix: '/api/v1/stream', since })).some((r) => r.status === 401);
+		await admin.until('the stream to be refused', refused, 30_000);
+		await admin.post('/pbx/calls/incoming', { from: '+447700900882', outcome: 'NO_ANSWER' });
+		await sleep(2000);
+		await admin.call('DELETE', '/pbx/refuse');
+		const runs = await n8n.waitForExecutions(RECOVERY_WORKFLOW, 2, { timeoutMs: 100_000 });
+		await sleep(4000);
+		const items = runs.flatMap((run) => nodeResult(run, RECOVERY_TRIGGER).json);
+		console.log(`refusal gap: items ${JSON.stringify(items.map((i) => [i.callerIdNumber, i.recovered ?? false]))}`);
+		const all = await n8n.executions(RECOVERY_WORKFLOW);
+		if (all.length !== 2) {
+			const everything = await n8n.waitForExecutions(RECOVERY_WORKFLOW, all.length);
+			console.log(`all items: ${JSON.stringify(everything.map((run) => nodeResult(run, RECOVERY_TRIGGER).json))}\n${n8n.logs().split('\n').filter((l) => /Hosted PBX|activat|gaps read back/i.test(l)).slice(-40).join('\n')}`);
+		}
+		expect(all).toHaveLength(2);
+		expect(items.map((i) => [i.callerIdNumber, i.recovered ?? false])).toEqual([
+			['+447700900881', false],
+			['+447700900882', true],
+		]);
 	});
 });

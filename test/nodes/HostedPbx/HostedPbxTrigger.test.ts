@@ -240,6 +240,25 @@ describe('missed events recovered from the history', () => {
 		);
 	}, 20_000);
 
+	test('a call from before the workflow was published is never read back, even within the minutes a gap is widened by', async () => {
+		sandbox.pbx.injectIncomingCall({ from: '+447700900151', callerIdName: 'Before Publishing' });
+		await new Promise((resolve) => setTimeout(resolve, 1100));
+		const { emitted } = await startTrigger({ source: 'live', events: ['incomingcall'] });
+		await waitFor(() => streamCount() === 1);
+		sandbox.pbx.injectIncomingCall({ from: '+447700900152', callerIdName: 'Live Caller' });
+		await waitFor(() => emitted.length === 1);
+		sandbox.context.faults.add({ api: 'pbx', pathPrefix: '/api/v1/stream', status: 503, count: 2 });
+		sandbox.pbx.stream.closeAll();
+		await waitFor(() => streamCount() === 0);
+		sandbox.pbx.injectIncomingCall({ from: '+447700900153', callerIdName: 'Missed' });
+		await waitFor(() => emitted.length === 2, 15_000);
+		await new Promise((resolve) => setTimeout(resolve, 500));
+		expect(emitted.map((e) => [e.callerIdNumber, e.recovered ?? false])).toEqual([
+			['+447700900152', false],
+			['+447700900153', true],
+		]);
+	}, 20_000);
+
 	test('after a refusal, n8n\'s reactivation reads back the calls made while it held, even from a stale copy of the static data (n8n 1.x); what arrived live is not repeated', async () => {
 		retryTimes.firstMs = 1500;
 		try {
