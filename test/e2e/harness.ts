@@ -478,16 +478,30 @@ export class RestClient {
 
 // --- the instance --------------------------------------------------------------------------
 
+/**
+ * Ports given to an instance in this process: free while that instance is stopped (a worker
+ * being restarted), so the system may offer them again; never handed out twice (a restarted
+ * worker once got its own health-check port as its task broker port and could not start).
+ */
+const reservedPorts = new Set<number>();
+
+/** A free port on 127.0.0.1 that no instance of this process was given. */
 export async function freePort(): Promise<number> {
-	return await new Promise((resolve, reject) => {
-		const server = net.createServer();
-		server.unref();
-		server.on('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as net.AddressInfo;
-			server.close(() => resolve(port));
+	for (;;) {
+		const port = await new Promise<number>((resolve, reject) => {
+			const server = net.createServer();
+			server.unref();
+			server.on('error', reject);
+			server.listen(0, '127.0.0.1', () => {
+				const { port: given } = server.address() as net.AddressInfo;
+				server.close(() => resolve(given));
+			});
 		});
-	});
+		if (!reservedPorts.has(port)) {
+			reservedPorts.add(port);
+			return port;
+		}
+	}
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -614,6 +628,7 @@ export class N8nInstance {
 		try {
 			const packageName = N8nInstance.installPackage(packageDir, path.join(userFolder, '.n8n', 'nodes'), options.install ?? 'copy');
 			const port = options.port ?? (await freePort());
+			reservedPorts.add(port);
 			const env = n8nEnvironment(provisioned, userFolder, port);
 			for (const [k, v] of Object.entries(options.env ?? {})) {
 				if (v === undefined) delete env[k];
