@@ -10,6 +10,8 @@ import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workf
 import { platformApi } from '../shared/apis';
 import { replacePreviousActivation } from '../shared/streams/activations';
 import { heartbeatTimeoutOption, triggerOptions } from '../shared/streams/options';
+import { TriggerMemory } from '../shared/streams/triggerMemory';
+import { wait } from '../shared/timers';
 import type { Refusal } from '../shared/streams/refusals';
 import { FIRST_RETRY_MS, clearRefusal, credentialFingerprint, pendingRefusal, recordRefusal, refusalMessage } from '../shared/streams/refusals';
 import { filtersFrom, sessionEventItem, sessionEventMatches, sessionFilterFields } from './events';
@@ -22,11 +24,19 @@ interface ResumeState {
 	lastEventId?: string;
 	/** The session ended (or never existed): no token is fetched for it again, after a restart too. */
 	ended?: { at: string; reason: string };
+	/** When this state was last written (ms), to tell the fresher of two copies. */
+	writtenAt?: number;
 }
+
+/** The resume state of each trigger in this process: n8n 1.x activates it again after its error with an older copy. */
+const resumeStates = new TriggerMemory<ResumeState>((state) => state.writtenAt);
 
 function endedMessage(sessionId: string, ended: { at: string; reason: string }): string {
 	return `Session ${sessionId} is over (${ended.reason}, ${ended.at}): this trigger has nothing more to listen to`;
 }
+
+/** How long after an emit n8n's save of the static data has landed, with a wide margin (it takes milliseconds). */
+const STATIC_DATA_SETTLE_MS = 1000;
 
 const ENDED_DESCRIPTION = 'Set the Session ID of another session to listen to it, or unpublish the workflow. Nothing is sent to the service for an ended session.';
 
@@ -70,16 +80,18 @@ export class ConversationIntelligenceTrigger implements INodeType {
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		const manual = this.getMode() === 'manual';
 		const node = this.getNode();
+		const key = `${this.getWorkflow().id ?? ''}|${node.id ?? node.name}`;
 		// The last emitted id survives restarts (static data is saved with each emit), so a restart resumes there.
-		const state = this.getWorkflowStaticData('node') as ResumeState;
+		const staticData = this.getWorkflowStaticData('node') as ResumeState;
+		const state = manual ? staticData : resumeStates.freshest(key, staticData);
 		if (state.sessionId !== sessionId) {
 			state.sessionId = sessionId;
+			state.writtenAt = Date.now();
 			delete state.lastEventId;
 			delete state.ended;
 		}
 		if (state.ended && !manual) throw new NodeOperationError(node, endedMessage(sessionId, state.ended), { description: ENDED_DESCRIPTION });
 
-		const key = `${this.getWorkflow().id ?? ''}|${node.id ?? node.name}`;
 		const fingerprint = credentialFingerprint(await this.getCredentials(platformApi.credentialType));
 		const refusedError = (refusal: Refusal) =>
 			new NodeApiError(node, {}, {
@@ -94,26 +106,42 @@ export class ConversationIntelligenceTrigger implements INodeType {
 
 		let activated = false;
 		let testEventSent = false;
+		let lastEmitAt = 0;
+		// The last event's run; the trigger reports the end only after it, so the run comes first.
+		let lastEmit: Promise<void> = Promise.resolve();
 		const end = (reason: string) => {
 			const ended = { at: new Date().toISOString(), reason };
-			if (!manual) state.ended = ended;
+			if (!manual) Object.assign(state, { ended, writtenAt: Date.now() });
 			this.logger.info(`Conversation Intelligence Trigger: ${endedMessage(sessionId, ended)}`);
 			// Shown where n8n shows trigger problems; n8n's reactivation then fails at once, sending nothing.
-			if (activated && !manual) this.emitError(new NodeOperationError(node, endedMessage(sessionId, ended), { description: ENDED_DESCRIPTION }));
+			if (activated && !manual) {
+				void lastEmit.then(() => this.emitError(new NodeOperationError(node, endedMessage(sessionId, ended), { description: ENDED_DESCRIPTION })));
+			}
 		};
 		const stream: SessionEventStream = new SessionEventStream({
 			...(await sessionStreamAccess(this, sessionId)),
 			lastEventId: manual ? undefined : state.lastEventId,
 			heartbeatWindowMs: Number(options.heartbeatTimeoutSeconds ?? 90) * 1000,
 			onEvent: (event, id) => {
-				if (!manual && id) state.lastEventId = id;
 				const last = event.event_type === 'session_ended';
-				if (last && !manual) state.ended = { at: new Date().toISOString(), reason: 'the session_ended event arrived' };
+				if (!manual && id) Object.assign(state, { lastEventId: id, writtenAt: Date.now() });
+				if (last && !manual) Object.assign(state, { ended: { at: new Date().toISOString(), reason: 'the session_ended event arrived' }, writtenAt: Date.now() });
 				if (testEventSent || !sessionEventMatches(event, filters)) return;
 				const item = sessionEventItem(event, id);
 				// The last event says so in its own execution data: the listener stops with it.
 				if (last) Object.assign(item, { listening: false, note: `The session ended; this trigger stops listening to ${sessionId}.` });
-				this.emit([this.helpers.returnJsonArray([item])]);
+				const emitItem = () => {
+					lastEmitAt = Date.now();
+					// n8n saves the static data with an emit only if it is marked changed, and a save still
+					// running clears the mark when it lands: changed again right here, it is saved.
+					if (!manual) state.writtenAt = lastEmitAt;
+					this.emit([this.helpers.returnJsonArray([item])]);
+				};
+				// n8n does not order the saves either: the last event's emit (its save holds the end
+				// marker) waits until the one before is a while past, so its save is the last to land.
+				const settle = last && !manual ? lastEmitAt + STATIC_DATA_SETTLE_MS - Date.now() : 0;
+				if (settle > 0) lastEmit = wait(settle).then(emitItem);
+				else emitItem();
 				if (manual) {
 					// A test run needs one event; the stream is closed right after it.
 					testEventSent = true;

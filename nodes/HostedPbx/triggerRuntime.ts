@@ -8,6 +8,7 @@ import { idFromUri } from '../shared/params';
 import type { Refusal } from '../shared/streams/refusals';
 import { FIRST_RETRY_MS, clearRefusal, credentialFingerprint, pendingRefusal, recordRefusal, refusalMessage } from '../shared/streams/refusals';
 import { replacePreviousActivation } from '../shared/streams/activations';
+import { TriggerMemory } from '../shared/streams/triggerMemory';
 import { wait } from '../shared/timers';
 import { createClient } from '../shared/transport';
 import { PbxLiveStream } from './liveStream';
@@ -128,22 +129,8 @@ export interface LiveSettings {
 	state: RecoveryState;
 }
 
-/**
- * The recovery state of each live trigger in this process, by node: n8n may activate a trigger
- * again with an older copy of its static data (n8n 1.x reactivates after an error with the
- * workflow data of the first activation), which would read back a gap already delivered.
- */
-const liveStates = new Map<string, RecoveryState>();
-
-/** The fresher of the static data n8n handed over and what this process saw last for the node. */
-function freshestLiveState(key: string, state: RecoveryState): RecoveryState {
-	const remembered = liveStates.get(key);
-	if (remembered && remembered !== state && (remembered.lastSeenAt ?? 0) > (state.lastSeenAt ?? 0)) {
-		Object.assign(state, JSON.parse(JSON.stringify(remembered)) as RecoveryState);
-	}
-	liveStates.set(key, state);
-	return state;
-}
+/** The recovery state of each live trigger in this process (a later activation may get an older copy). */
+const liveStates = new TriggerMemory<RecoveryState>((state) => state.lastSeenAt);
 
 /** Holds the live event stream; shared by both versions of the node. */
 export async function liveTrigger(context: ITriggerFunctions, settings: LiveSettings): Promise<ITriggerResponse> {
@@ -151,7 +138,7 @@ export async function liveTrigger(context: ITriggerFunctions, settings: LiveSett
 	const manual = context.getMode() === 'manual';
 	const node = context.getNode();
 	const key = `${context.getWorkflow().id ?? ''}|${node.id ?? node.name}`;
-	const state = manual ? settings.state : freshestLiveState(key, settings.state);
+	const state = manual ? settings.state : liveStates.freshest(key, settings.state);
 	const credentials = await context.getCredentials('hostedPbxApi');
 	const forms = hostedPbxApi.secretForms(credentials);
 	const fingerprint = credentialFingerprint(credentials);

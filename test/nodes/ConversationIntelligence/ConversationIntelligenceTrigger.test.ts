@@ -2,6 +2,7 @@ import type { IDataObject, INodeExecutionData, INodeParameters, ITriggerResponse
 
 import { ConversationIntelligenceTrigger } from '../../../nodes/ConversationIntelligence/ConversationIntelligenceTrigger.node';
 import { forgetRefusals } from '../../../nodes/shared/streams/refusals';
+import { forgetTriggerMemories } from '../../../nodes/shared/streams/triggerMemory';
 import type { Sandbox } from '../../../sandbox';
 import { startSandbox } from '../../../sandbox';
 import { contexts } from '../../harness/n8n';
@@ -14,6 +15,7 @@ afterAll(async () => await sandbox.close());
 beforeEach(() => {
 	sandbox.reset();
 	forgetRefusals();
+	forgetTriggerMemories();
 });
 
 const open: ITriggerResponse[] = [];
@@ -34,6 +36,8 @@ const ALL = ['session_started', 'operator_result', 'operator_error', 'transcript
 
 async function startTrigger(parameters: INodeParameters, options: { label?: string; mode?: 'trigger' | 'manual'; staticData?: IDataObject } = {}) {
 	const emitted: IDataObject[] = [];
+	const emittedAt: number[] = [];
+	const savedWithEmit: boolean[] = [];
 	const errors: Error[] = [];
 	const built = contexts({
 		node: new ConversationIntelligenceTrigger(),
@@ -41,16 +45,23 @@ async function startTrigger(parameters: INodeParameters, options: { label?: stri
 		credentials: platformCredentials(sandbox, options.label),
 		staticData: options.staticData,
 	});
+	const root = built.workflow.staticData as IDataObject;
 	const context = built.trigger(
-		(data: INodeExecutionData[][]) => emitted.push(...data[0].map((i) => i.json)),
-		(error) => errors.push(error),
+		(data: INodeExecutionData[][]) => {
+			emitted.push(...data[0].map((i) => i.json));
+			emittedAt.push(Date.now());
+			// As n8n does with each emit: save the static data if it is marked changed, and clear the mark when the save lands (later).
+			savedWithEmit.push(root.__dataChanged === true);
+			if (root.__dataChanged === true) setTimeout(() => (root.__dataChanged = false), 20);
+		},
+		(error) => errors.push(Object.assign(error, { reportedAt: Date.now() })),
 		options.mode,
 	);
 	jest.spyOn(context.logger, 'info').mockImplementation(() => undefined);
 	jest.spyOn(context.logger, 'warn').mockImplementation(() => undefined);
 	const response = await new ConversationIntelligenceTrigger().trigger.call(context);
 	open.push(response);
-	return { emitted, errors, response, staticData: () => built.workflow.getStaticData('node', built.node) as IDataObject };
+	return { emitted, emittedAt, savedWithEmit, errors, response, staticData: () => built.workflow.getStaticData('node', built.node) as IDataObject };
 }
 
 const tokenRequests = () => sandbox.context.log.list({ pathPrefix: '/intelligence/v1/sessions/sess_demo_transcript/stream-token' });
@@ -157,11 +168,16 @@ test('an unknown session fails the activation and is not asked for again', async
 });
 
 test('an ended session ends: the last event says so, n8n is told once, and no token is fetched for it again, after a restart too', async () => {
-	const { emitted, errors, staticData } = await startTrigger({ sessionId: 'sess_demo_transcript' });
+	const { emitted, emittedAt, savedWithEmit, errors, staticData } = await startTrigger({ sessionId: 'sess_demo_transcript' });
 	await waitFor(() => streams().length === 1);
 	await admin('/sessions/sess_demo_transcript/script', { preset: 'demo', intervalMs: 2, wait: true });
 	await waitFor(() => errors.length === 1);
 	expect(emitted.at(-1)).toMatchObject({ event_type: 'session_ended', listening: false });
+	// n8n saves static data with each emit, unordered: the last emit (the end marker's save) comes a second after the one before it, and n8n hears of the end after that run.
+	expect(emittedAt.at(-1)! - emittedAt.at(-2)!).toBeGreaterThanOrEqual(990);
+	expect((errors[0] as Error & { reportedAt: number }).reportedAt).toBeGreaterThanOrEqual(emittedAt.at(-1)!);
+	// Each emit finds the static data marked changed, though the save of the emit before cleared the mark after the event's change.
+	expect(savedWithEmit).toEqual(emitted.map(() => true));
 	expect(errors[0].message).toMatch(/Session sess_demo_transcript is over \(the session_ended event arrived/);
 	const saved = JSON.parse(JSON.stringify(staticData())) as IDataObject;
 	expect(saved.ended).toEqual({ at: expect.any(String), reason: expect.stringMatching(/session_ended/) });
@@ -171,6 +187,29 @@ test('an ended session ends: the last event says so, n8n is told once, and no to
 	expect(tokenRequests()).toHaveLength(tokens);
 	// Another session id starts afresh.
 	await startTrigger({ sessionId: 'sess_demo_quiet' }, { staticData: saved });
+});
+
+test('n8n 1.x activating it again with the static data of its first activation: an ended session asks nothing, a live one resumes after its last event', async () => {
+	// n8n 1.x reactivates after emitError with the workflow data it first activated, whose static data predates every emit.
+	const firstCopy: IDataObject = {};
+	const first = await startTrigger({ sessionId: 'sess_demo_transcript', eventTypes: ['operator_result'] }, { staticData: firstCopy });
+	const atActivation = JSON.parse(JSON.stringify(first.staticData())) as IDataObject;
+	await waitFor(() => streams().length === 1);
+	await admin('/sessions/sess_demo_transcript/script', { events: Array.from({ length: 3 }, () => ({ event_type: 'operator_result' })), intervalMs: 1, wait: true });
+	await waitFor(() => first.emitted.length === 3);
+	await first.response.closeFunction?.();
+	await admin('/sessions/sess_demo_transcript/script', { events: [{ event_type: 'operator_result' }], intervalMs: 1, wait: true });
+	const second = await startTrigger({ sessionId: 'sess_demo_transcript', eventTypes: ['operator_result'] }, { staticData: JSON.parse(JSON.stringify(atActivation)) as IDataObject });
+	await waitFor(() => second.emitted.length === 1);
+	await new Promise((resolve) => setTimeout(resolve, 200));
+	expect(second.emitted.map((e) => e.event_id)).not.toContain(first.emitted[2].event_id);
+	expect(second.emitted).toHaveLength(1);
+
+	await admin('/sessions/sess_demo_transcript/end', {});
+	await waitFor(() => second.errors.length === 1);
+	const tokens = tokenRequests().length;
+	await expect(startTrigger({ sessionId: 'sess_demo_transcript' }, { staticData: JSON.parse(JSON.stringify(atActivation)) as IDataObject })).rejects.toThrow(/is over/);
+	expect(tokenRequests()).toHaveLength(tokens);
 });
 
 test('a restart resumes after the last event it emitted', async () => {
