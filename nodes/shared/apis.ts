@@ -49,16 +49,32 @@ export const hostedPbxApi: ApiDefinition = {
 
 const E911_RETRYABLE = new Set(['e911.retry', 'e911.upstream', 'e911.upstream_unavailable']);
 
-interface E911Error {
+export interface E911Error {
 	code?: string;
 	field?: string | null;
 	message?: string;
 }
 
-function e911Error(failure: FailedResponse): E911Error | undefined {
-	const errors = (failure.json as { errors?: unknown } | undefined)?.errors;
+/** The first error of an e911 refusal body (`{success: false, errors: [{code, field, message}], data}`). */
+export function e911ErrorOf(body: unknown): E911Error | undefined {
+	const errors = (body as { errors?: unknown } | null | undefined)?.errors;
 	const first = Array.isArray(errors) ? (errors[0] as E911Error | undefined) : undefined;
 	return first && typeof first === 'object' && typeof first.code === 'string' ? first : undefined;
+}
+
+const e911Error = (failure: FailedResponse) => e911ErrorOf(failure.json);
+
+/** The address suggestions an e911 refusal may carry, as one line for the error description. */
+function e911Suggestions(body: unknown): string {
+	const data = (body as { data?: unknown } | null | undefined)?.data;
+	if (!data || typeof data !== 'object') return '';
+	const { correctedAddress, candidateAddresses } = data as { correctedAddress?: unknown; candidateAddresses?: unknown };
+	const parts = [
+		...(correctedAddress && typeof correctedAddress === 'object' ? [`corrected address ${JSON.stringify(correctedAddress)}`] : []),
+		...(Array.isArray(candidateAddresses) && candidateAddresses.length ? [`${candidateAddresses.length} candidate address(es): ${JSON.stringify(candidateAddresses)}`] : []),
+	];
+	const text = parts.join('; ');
+	return text ? ` The service suggests: ${text.length > 600 ? `${text.slice(0, 600)}…` : text}.` : '';
 }
 
 export const wholesaleVoiceApi: ApiDefinition = {
@@ -86,10 +102,10 @@ export const wholesaleVoiceApi: ApiDefinition = {
 			return {
 				message: `The Wholesale Voice API refused the e911 request (${failure.status}): ${text}`,
 				description:
-					advice[e911.code ?? ''] ??
-					(E911_RETRYABLE.has(e911.code ?? '')
-						? 'The e911 service is temporarily unavailable; the request was retried within its budget. Try again later.'
-						: 'Correct the field named and send again.'),
+					(advice[e911.code ?? ''] ??
+						(E911_RETRYABLE.has(e911.code ?? '')
+							? 'The e911 service is temporarily unavailable; the request was retried within its budget. Try again later.'
+							: 'Correct the field named and send again.')) + e911Suggestions(failure.json),
 				code: e911.code,
 				field: e911.field ?? null,
 			};

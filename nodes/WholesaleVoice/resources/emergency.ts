@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { Params, ResourceSpec } from '../../shared/operation';
+import { e911ErrorOf } from '../../shared/apis';
+import type { ApiResponse, Params, ResourceSpec } from '../../shared/operation';
 import { compact } from '../../shared/params';
 import { NUMBERS_PATH, asDisplayed, e164Digits, numberField, numberIssue, numberPath, unwrap, wholesaleItems } from '../fields';
 import { normaliseE911Address, validateE911Address, validateUk999, validateUsNumber } from '../validation';
@@ -156,6 +157,31 @@ function e911Output(body: unknown, number: string): IDataObject {
 	};
 }
 
+/** Refusals of an address check that are its verdict on the address, not a failed request. */
+const E911_VERDICTS = new Set(['e911.address_invalid', 'e911.address_not_found', 'e911.field_invalid', 'e911.field_required']);
+const isAddressVerdict = (_status: number, body: unknown) => E911_VERDICTS.has(e911ErrorOf(body)?.code ?? '');
+
+/**
+ * A validation's answer as one item with `valid`: an accepted address with the service's result,
+ * or a refused one with its code, message and whatever corrected or candidate addresses came
+ * with it (the reason to validate), so a workflow can branch on it instead of catching an error.
+ */
+function validationOutput(response: ApiResponse, number: string): IDataObject {
+	const body = response.body as { success?: unknown; errors?: unknown; data?: unknown } | null;
+	const refusal = e911ErrorOf(body);
+	if (!refusal || body?.success !== false) return { valid: true, ...e911Output(response.body, number) };
+	const data = body.data && typeof body.data === 'object' ? (body.data as IDataObject) : {};
+	return {
+		valid: false,
+		...(number ? { number } : {}),
+		code: refusal.code,
+		field: refusal.field ?? null,
+		message: refusal.message ?? '',
+		errors: body.errors as IDataObject[],
+		...data,
+	};
+}
+
 export const e911: ResourceSpec = {
 	value: 'e911',
 	name: 'US E911 Data',
@@ -196,21 +222,22 @@ export const e911: ResourceSpec = {
 			value: 'validateAddress',
 			name: 'Validate Address',
 			action: 'Validate a US address',
-			description: 'Check an address without a number or registration; the only check that suggests candidate addresses for a refused one',
+			description:
+				'Check an address without a number or registration; the only check that suggests candidate addresses for a refused one. Outputs valid: true or false (a refused address is an answer, not an error)',
 			fields: e911Fields(false),
 			validate: (p) => e911Issues(p, false, false),
-			request: (p) => ({ method: 'POST', path: `${NUMBERS_PATH}/e911/validate`, body: e911Address(p, false) }),
-			output: (response) => e911Output(response.body, ''),
+			request: (p) => ({ method: 'POST', path: `${NUMBERS_PATH}/e911/validate`, body: e911Address(p, false), refusalAnswers: isAddressVerdict }),
+			output: (response) => validationOutput(response, ''),
 		},
 		{
 			value: 'validateForNumber',
 			name: 'Validate for Number',
 			action: 'Validate an e911 address for a number',
-			description: 'Check an e911 address for a US number without registering it',
+			description: 'Check an e911 address for a US number without registering it. Outputs valid: true or false (a refused address is an answer, not an error)',
 			fields: [numberField, ...e911Fields(true)],
 			validate: (p) => e911Issues(p, true, true),
-			request: (p) => ({ method: 'POST', ...numberPath(p, '/e911/validate'), body: e911Address(p, true) }),
-			output: (response, p) => e911Output(response.body, e164Digits(p.number)),
+			request: (p) => ({ method: 'POST', ...numberPath(p, '/e911/validate'), body: e911Address(p, true), refusalAnswers: isAddressVerdict }),
+			output: (response, p) => validationOutput(response, e164Digits(p.number)),
 		},
 	],
 };

@@ -191,9 +191,26 @@ describe('US e911', () => {
 	test('validate for a number and an address without one (candidates only from the latter)', async () => {
 		const forNumber = await runWholesale(sandbox, { ...op('e911', 'validateForNumber'), number: '12025550143', ...address });
 		expect(forNumber.requests[0].path).toBe('/v3/numbers/123456/allocated/12025550143/e911/validate');
-		expect(forNumber.json[0]).toMatchObject({ result: 'valid', candidateAddresses: [] });
-		const springfield = await runWholesale(sandbox, { ...op('e911', 'validateAddress'), streetNum: '1', streetInfo: 'Main Street', city: 'Springfield', state: 'IL', postalCode: '99999' }, { continueOnFail: true });
-		expect(springfield.json[0]).toMatchObject({ code: 'e911.address_invalid', error: expect.stringMatching(/e911\.address_invalid/) });
+		expect(forNumber.json[0]).toMatchObject({ valid: true, number: '12025550143', result: 'valid', candidateAddresses: [] });
+		const springfield = await runWholesale(sandbox, { ...op('e911', 'validateAddress'), streetNum: '1', streetInfo: 'Main Street', city: 'Springfield', state: 'IL', postalCode: '99999' });
+		expect(springfield.error).toBeUndefined();
+		expect(springfield.json).toHaveLength(1);
+		expect(springfield.json[0]).toMatchObject({ valid: false, code: 'e911.address_invalid', message: expect.stringMatching(/ambiguous/) });
+		expect((springfield.json[0].candidateAddresses as unknown[]).length).toBeGreaterThan(1);
+	});
+
+	test('a refused address is the verdict of a validation (with the suggestions), and an error with them for Set; other refusals stay errors', async () => {
+		const wrongState = { ...address, state: 'NJ' };
+		const checked = await runWholesale(sandbox, { ...op('e911', 'validateForNumber'), number: '12025550143', ...wrongState });
+		expect(checked.error).toBeUndefined();
+		expect(checked.json[0]).toMatchObject({ valid: false, number: '12025550143', code: 'e911.address_invalid', field: 'state', correctedAddress: expect.objectContaining({ state: 'NY' }) });
+		const required = await runWholesale(sandbox, { ...op('e911', 'validateAddress'), ...address, name: undefined, location: '' });
+		expect(required.json[0]).toMatchObject({ valid: false, code: 'e911.field_required', field: 'location' });
+		const set = await runWholesale(sandbox, { ...op('e911', 'set'), number: '14155550100', ...wrongState }, { continueOnFail: true });
+		expect(set.json[0]).toMatchObject({ code: 'e911.address_invalid', description: expect.stringMatching(/suggests: corrected address \{.*"state":"NY"/) });
+		await admin('/e911/faults', { code: 'e911.not_enabled' });
+		const notEnabled = await runWholesale(sandbox, { ...op('e911', 'validateAddress'), ...address }, { continueOnFail: true });
+		expect(notEnabled.json[0]).toMatchObject({ code: 'e911.not_enabled', error: expect.stringMatching(/e911\.not_enabled/) });
 	});
 
 	test('the platform code reaches the user; partially_applied is not retried; retry codes are', async () => {
