@@ -76,11 +76,16 @@ export function plainDateTime(value: unknown): string | undefined {
 	return date.toISOString().slice(0, 19).replace('T', ' ');
 }
 
-/** A date from a picker or text as `YYYY-MM-DD`. */
+/**
+ * A date from a picker or text as `YYYY-MM-DD`: the calendar date as written. The picker gives a
+ * local date-time without a zone (`2025-06-10T00:00:00`), and an expression may give one with an
+ * offset; converting either to UTC would move it to the day before wherever n8n runs ahead of UTC.
+ */
 export function plainDate(value: unknown): string | undefined {
 	if (isBlank(value)) return undefined;
 	const text = String(value).trim();
-	if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return text;
+	const written = /^(\d{4}-\d{2}-\d{2})(?:$|[T ])/.exec(text);
+	if (written) return written[1];
 	const date = new Date(text);
 	return Number.isNaN(date.getTime()) ? text : date.toISOString().slice(0, 10);
 }

@@ -173,6 +173,19 @@ describe('Reports and summary', () => {
 		expect(files.json[0]).toMatchObject({ hash: expect.stringMatching(/^[0-9a-f]{32}$/), content_type: expect.any(String) });
 	});
 
+	test('a date from the picker is the day picked, wherever n8n runs (here an hour or two ahead of UTC)', async () => {
+		const zone = process.env.TZ;
+		process.env.TZ = 'Europe/Berlin';
+		try {
+			const run = await runWholesale(sandbox, { resource: 'report', operation: 'request', reportType: 'voiceSummaryOut', date: `${today()}T00:00:00`, waitForResult: false, callback: '' });
+			expect(run.requests[0].body).toEqual({ date: today() });
+			const cdr = await runWholesale(sandbox, { ...op('voice', 'getCdrs'), period: 'day', day: `${today()}T00:00:00.000+02:00` }, { continueOnFail: true });
+			expect(cdr.requests[0].path).toBe(`/v3/voice/123456/cdr/${today()}`);
+		} finally {
+			process.env.TZ = zone;
+		}
+	});
+
 	test('report dates out of range and latest-N are checked before sending', async () => {
 		expectRefused(await runWholesale(sandbox, { resource: 'report', operation: 'request', reportType: 'voiceCdrDay', date: '2020-01-01', waitForResult: false }), 'Date');
 		expectRefused(await runWholesale(sandbox, { resource: 'report', operation: 'request', reportType: 'smsCdrLatest', latest: '50', waitForResult: false }), 'Latest');
