@@ -338,7 +338,8 @@ export class PbxSandbox implements SandboxModule {
 			created: this.time(e.created, e.id),
 			name: e.name,
 			phoneNumber: e.phoneNumber,
-			...(e.speedDial !== undefined ? { speedDial: e.speedDial } : {}),
+			// An entry without a speed dial: odd ids omit the field, even ids send null (both allowed).
+			...(e.speedDial !== undefined ? { speedDial: e.speedDial } : Number(e.id) % 2 === 0 ? { speedDial: null } : {}),
 		};
 	}
 

@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { Params, ResourceSpec } from '../../shared/operation';
 import { compact } from '../../shared/params';
-import { integerInRange, issues, phoneNumber, required } from '../../shared/validation';
+import { integerInRange, isBlank, issues, phoneNumber, required } from '../../shared/validation';
 import {
 	customerField,
 	customerPath,
@@ -55,7 +55,8 @@ function entryBody(fields: IDataObject): IDataObject {
 		type: 'phonebookentry',
 		name: typeof fields.name === 'string' ? fields.name.trim() : fields.name,
 		phoneNumber: typeof fields.phoneNumber === 'string' ? fields.phoneNumber.trim() : fields.phoneNumber,
-		speedDial: fields.speedDial === undefined || fields.speedDial === '' ? undefined : Number(fields.speedDial),
+		// Absent, empty or null (how an entry without one may come back): not sent, never 0.
+		speedDial: isBlank(fields.speedDial) ? undefined : Number(fields.speedDial),
 	});
 }
 

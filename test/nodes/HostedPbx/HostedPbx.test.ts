@@ -103,7 +103,11 @@ describe('every resource and operation is covered by a test below', () => {
 			expect(update.requests.map((r) => r.method)).toEqual(['GET', 'PUT']);
 			expect(update.requests[1].body).toEqual({ type: 'phonebookentry', name: 'Bob Smith', phoneNumber: '+447700900777' });
 			expect(json(update)[0]).toMatchObject({ name: 'Bob Smith', phoneNumber: '+447700900777' });
-			expect(json(update)[0].speedDial).toBeUndefined();
+			expect(json(update)[0].speedDial ?? null).toBeNull();
+			// Entry 2 now comes back with `speedDial: null`: a later update keeps it absent, not 0.
+			const again = await runPbx(sandbox, { ...op('phoneBook', 'update'), entryId: locator('2'), updateFields: { name: 'Robert Smith' } });
+			expect(json(await runPbx(sandbox, { ...op('phoneBook', 'get'), entryId: locator('2') }))[0]).toMatchObject({ speedDial: null });
+			expect(again.requests[1].body).toEqual({ type: 'phonebookentry', name: 'Robert Smith', phoneNumber: '+447700900777' });
 
 			const remove = await runPbx(sandbox, { ...op('phoneBook', 'delete'), entryId: locator('2') });
 			expect(remove.requests.map((r) => `${r.method} ${r.status}`)).toEqual(['DELETE 204']);
