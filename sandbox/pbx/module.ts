@@ -67,6 +67,12 @@ export interface PbxSettings {
 	/** How long an outgoing SMS stays PENDING. */
 	smsDelayMs: number;
 	tokenLifetimeSeconds: number;
+	/**
+	 * How the call history as CSV is paged (the contract pages every list, and does not say whether
+	 * later pages repeat the header): `header` each page a CSV with its header, `firstHeader` the
+	 * header on page 1 only, `unpaged` every row in one answer whatever the page.
+	 */
+	csvPages: 'header' | 'firstHeader' | 'unpaged';
 }
 
 const DEFAULT_SETTINGS: PbxSettings = {
@@ -74,6 +80,7 @@ const DEFAULT_SETTINGS: PbxSettings = {
 	rateWindowSeconds: 3600,
 	smsDelayMs: 300,
 	tokenLifetimeSeconds: 300,
+	csvPages: 'header',
 };
 
 type Rep = Record<string, unknown>;
@@ -618,7 +625,7 @@ export class PbxSandbox implements SandboxModule {
 		r.add('GET', '/customers/:customerId/calls', (req, res) => {
 			const calls = this.filterCalls(req, this.ofCustomer(this.data.calls, req));
 			if (!(req as PbxRequest).forceJson && /text\/csv/i.test(String(req.headers.accept ?? ''))) {
-				send(res, 200, this.callsCsv(calls), { 'Content-Type': 'text/csv; charset=utf-8' });
+				send(res, 200, this.callsCsv(req, calls), { 'Content-Type': 'text/csv; charset=utf-8' });
 				return;
 			}
 			ok(res, this.list(req, calls.map((c) => this.callRep(c))));
@@ -819,14 +826,19 @@ export class PbxSandbox implements SandboxModule {
 		return out;
 	}
 
-	private callsCsv(calls: CallRecord[]): string {
+	private callsCsv(req: SandboxRequest, all: CallRecord[]): string {
 		const header = ['callId', 'linkedId', 'created', 'callStarted', 'scope', 'direction', 'from', 'to', 'outcome', 'duration', 'cost'];
+		const paged = this.settings.csvPages !== 'unpaged';
+		const page = paged ? (this.list(req, all as unknown as Rep[]) as { page: number; items: CallRecord[] }) : { page: 1, items: all };
+		const calls = page.items;
+		const withHeader = page.page === 1 || this.settings.csvPages === 'header';
 		const rows = calls.map((c) =>
 			[c.callId, c.linkedId, this.time(c.created, c.id), this.time(c.callStarted, c.id), c.scope, c.direction, c.from, c.to, c.outcome, c.duration, c.cost]
 				.map(csvCell)
 				.join(','),
 		);
-		return `${[header.join(','), ...rows].join('\r\n')}\r\n`;
+		const lines = withHeader ? [header.join(','), ...rows] : rows;
+		return lines.length ? `${lines.join('\r\n')}\r\n` : '';
 	}
 
 	// ---- events and admin ------------------------------------------------------------

@@ -102,9 +102,14 @@ export const call: ResourceSpec = {
 			description: 'Download the call history matching the filters as one CSV file',
 			fields: [customerField, callFilters, binaryPropertyField],
 			validate: historyIssues,
-			// The CSV is paged like every list (default 20 rows): every page is read and joined under one header.
+			// The CSV is paged like every list (default 20 rows): every page is read and joined under one
+			// header. The contract does not say whether later pages repeat the header (dropped only if
+			// they do), and a service that ignores paging sends everything at once (more rows than asked
+			// for, or page 2 the same as page 1): then nothing more is read.
 			run: async ({ client }, p) => {
 				let csv = '';
+				let header = '';
+				let previous = '';
 				let rows = 0;
 				for (let page = 1; ; page++) {
 					const response = await client.request<Buffer>({
@@ -115,12 +120,16 @@ export const call: ResourceSpec = {
 						responseType: 'binary',
 					});
 					const text = response.body.toString('utf8');
-					const body = text.slice(afterHeaderRow(text));
-					const pageRows = csvRecords(parseCsv(text)).length;
-					csv += page === 1 ? text : body;
+					if (page > 1 && text === previous) break;
+					previous = text;
+					if (page === 1) header = text.slice(0, afterHeaderRow(text));
+					const repeatsHeader = page === 1 || (header.trim() !== '' && text.slice(0, afterHeaderRow(text)).trim() === header.trim());
+					const pageRows = csvRecords(parseCsv(repeatsHeader ? text : `${header.trim()}\r\n${text}`)).length;
+					csv += repeatsHeader && page > 1 ? text.slice(afterHeaderRow(text)) : text;
 					if (csv && !/\n$/.test(csv)) csv += '\r\n';
 					rows += pageRows;
-					if (pageRows < PBX_MAX_PAGE_SIZE) break;
+					// A short page is the last; a longer one means the service ignores paging.
+					if (pageRows !== PBX_MAX_PAGE_SIZE) break;
 					if (csv.length > MAX_RESPONSE_BYTES) {
 						throw new Error(`The call history export is larger than ${formatBytes(MAX_RESPONSE_BYTES)} after ${page} pages; narrow the date filters`);
 					}

@@ -211,6 +211,35 @@ describe('every resource and operation is covered by a test below', () => {
 			expect(item.json).toMatchObject({ rows: 1, mimeType: 'text/csv' });
 		});
 
+		test.each([
+			['a header on every page', 'header', ['1', '2', '3']],
+			['the header on page 1 only', 'firstHeader', ['1', '2', '3']],
+			['no paging (every row at once)', 'unpaged', ['1']],
+		] as const)('export as CSV over 450 calls, %s: each call once under one header', async (_name, csvPages, pages) => {
+			const saved = sandbox.pbx.data.calls;
+			const at = new Date('2026-01-05T10:00:00Z');
+			sandbox.pbx.data.calls = Array.from({ length: 450 }, (_, i) => ({
+				id: String(9000 + i), customerId: '1001', scope: 'EXTERNAL' as const, direction: 'OUT' as const,
+				from: '"Reception" <201>', to: '<+447700900123>', fromNumber: '201', toNumber: '+447700900123', endpointIds: ['201'],
+				callStarted: at, outcome: 'ANSWERED' as const, duration: 10, cost: 0.01, callId: `c-bulk-${i}`, linkedId: `c-bulk-${i}`, created: at,
+			}));
+			sandbox.pbx.settings.csvPages = csvPages;
+			try {
+				const run = await runPbx(sandbox, { ...op('call', 'exportCsv'), filters: {} });
+				expect(run.error).toBeUndefined();
+				expect(run.requests.map((r) => r.query.page)).toEqual(pages);
+				const lines = binaryBuffer(run.items[0]).toString('utf8').trimEnd().split('\r\n');
+				expect(lines.filter((l) => l.startsWith('callId,'))).toHaveLength(1);
+				const ids = lines.slice(1).map((l) => l.split(',')[0]);
+				expect(new Set(ids).size).toBe(450);
+				expect(ids).toHaveLength(450);
+				expect(run.items[0].json).toMatchObject({ rows: 450 });
+			} finally {
+				sandbox.pbx.data.calls = saved;
+				sandbox.pbx.settings.csvPages = 'header';
+			}
+		});
+
 		test('make a call sends the endpoint as an absolute URI, and the call lands in the history', async () => {
 			const run = await runPbx(sandbox, { ...op('call', 'originate'), endpointId: locator('202'), to: '+447700900321' });
 			expect(run.error).toBeUndefined();
