@@ -448,7 +448,10 @@ export function documentEvents(document: unknown, options: EventOptions): Delive
 	return {
 		app,
 		category: categoryOf(app),
-		dedupeKey: id === undefined ? undefined : `${app}\n${id}${app === SMS_STATUS_APP ? `\n${status}` : ''}`,
+		// Report callbacks are never dropped: an identical report requested again after collection
+		// may carry the same hash, and a dropped callback loses a file that expires uncollected; a
+		// repeated one costs one fetch that answers "gone".
+		dedupeKey: id === undefined || app === REPORT_APP ? undefined : `${app}\n${id}${app === SMS_STATUS_APP ? `\n${status}` : ''}`,
 		items,
 	};
 }

@@ -364,7 +364,7 @@ describe('report ready', () => {
 		expect(sandbox.wholesale.reports.summary().find((r) => r.hash === hash)).toMatchObject({ state: 'collected' });
 	});
 
-	test('a repeated callback is dropped, so the report is collected once', async () => {
+	test('a repeated callback is not dropped (a new run of an identical report may carry the same hash): the report is collected once, the repeat says it is gone', async () => {
 		sandbox.wholesale.settings.reportReadyMs = 60_000;
 		const trigger = await hosted({ ...OPEN, collectReport: true });
 		const hash = await requestReport('http://127.0.0.1:9/not-used');
@@ -372,9 +372,10 @@ describe('report ready', () => {
 		const deliveries = await sandboxDeliver(sandbox, { url: trigger.url, app: 'reports', id: hash, repeat: 2 });
 		expect(deliveries.map((d) => d.status)).toEqual([200, 200]);
 		await trigger.settled();
-		expect(trigger.runs).toHaveLength(1);
-		expect(trigger.runs[0]).toHaveLength(10);
-		expect(fileGets(hash).map((r) => r.status)).toEqual([200]);
+		expect(trigger.runs).toHaveLength(2);
+		expect(trigger.runs.map((run) => run.length).sort()).toEqual([1, 10]);
+		expect(trigger.runs.find((run) => run.length === 1)?.[0].json).toMatchObject({ hash, collected: false, error: expect.stringMatching(/gone/) });
+		expect(fileGets(hash).map((r) => r.status).sort()).toEqual([200, 404]);
 	});
 
 	test('collection off: the handle only, the file left for Report > Get File', async () => {

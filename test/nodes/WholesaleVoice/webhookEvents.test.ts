@@ -316,7 +316,7 @@ describe('items: one flat item per event', () => {
 		expect(items({ app: 'inprogress_summary', id: 's3', data: { ...summary, calls: {} } }, { splitCalls: true })).toEqual([]);
 	});
 
-	test('dedupe keys: app and id; SMS reports also the status (one message has several)', () => {
+	test('dedupe keys: app and id; SMS reports also the status (one message has several); none for report callbacks', () => {
 		const key = (doc: unknown) => {
 			const r = documentEvents(doc, opts());
 			return 'reason' in r ? r.reason : r.dedupeKey;
@@ -326,6 +326,8 @@ describe('items: one flat item per event', () => {
 		expect(key({ app: 'sms_send_status', id: 'x', data: { status: 1 } })).toBe('sms_send_status\nx\n1');
 		expect(key({ app: 'sms_send_status', id: 'x', data: { status: 11 } })).toBe('sms_send_status\nx\n11');
 		expect(key({ app: 'cdr' })).toBeUndefined();
+		// A report run again after collection may carry the same hash: its callback is never dropped.
+		expect(key({ app: 'reports', id: '0123456789abcdef0123456789abcdef', data: null })).toBeUndefined();
 		expect(key(['not', 'an', 'object'])).toBe('a document is an array, not an object');
 		expect(key(42)).toBe('a document is number, not an object');
 	});
