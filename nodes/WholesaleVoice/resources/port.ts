@@ -217,7 +217,8 @@ export function portSubmission(params: Params): { submission?: IDataObject; issu
 			mbn,
 			orig_ref: isBlank(extra.origRef) ? undefined : String(extra.origRef).trim(),
 			lcp: nameParts.join('|') || cupid,
-			lcp_cupid: cupid,
+			// The list may give a cupid as an integer (7): sent as one, since as text it must have 3 digits.
+			lcp_cupid: /^\d{1,2}$/.test(cupid.trim()) ? Number(cupid) : cupid,
 			port_date: plainDateTime(extra.portDate),
 			contact_email: String(params.contactEmail ?? '').trim(),
 			account_number: extra.accountNumber,

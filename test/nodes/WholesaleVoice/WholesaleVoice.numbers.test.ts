@@ -272,6 +272,10 @@ describe('Porting', () => {
 		expect(ports.json.map((p) => p.ref)).toContain(run.json[0].ref);
 		const one = await runWholesale(sandbox, { ...op('port', 'get'), ref: String(run.json[0].ref) });
 		expect(one.json[0]).toMatchObject({ mbn: '01632960200', events: expect.any(Array) });
+		// A provider list that gives an integer cupid below 100: sent as the integer, not refused as text.
+		const small = await runWholesale(sandbox, { ...op('port', 'submit'), ...submission, mbn: '01632960300', numbers: { number: [] }, lcp: '7|Tiny Telecom' }, { continueOnFail: true });
+		expect(small.requests).toHaveLength(1);
+		expect(small.requests[0].body).toMatchObject({ lcp: 'Tiny Telecom', lcp_cupid: 7 });
 	});
 
 	test.each([
