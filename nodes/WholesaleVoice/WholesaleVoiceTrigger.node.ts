@@ -19,6 +19,7 @@ import {
 	UNPARSEABLE_APP,
 	decodeBytes,
 	deliveryEvents,
+	isMultipart,
 	parseBody,
 	supportedDeliveryType,
 	parseParsedBody,
@@ -311,12 +312,12 @@ export class WholesaleVoiceTrigger implements INodeType {
 
 		const contentType = String(headerValue(headers, 'content-type') ?? '');
 		if (!supportedDeliveryType(contentType)) {
-			warn(this, 'unsupported-type', `Wholesale Voice Trigger answered 415 to a delivery with Content-Type ${contentType} from ${address ?? 'an unknown address'}: the platform sends JSON or a form`);
-			answer(this, 415, { error: `unsupported content type ${contentType.split(';')[0]}; send JSON or application/x-www-form-urlencoded` });
+			warn(this, 'unsupported-type', `Wholesale Voice Trigger answered 415 to a delivery with Content-Type ${contentType.split(';')[0]} from ${address ?? 'an unknown address'}: the platform sends JSON or a form`);
+			answer(this, 415, { error: `unsupported content type ${contentType.split(';')[0]}; send JSON or a form (application/x-www-form-urlencoded or multipart/form-data)` });
 			return { noWebhookResponse: true };
 		}
 		const raw = request.rawBody;
-		const parsed = raw?.length ? parseBody(raw, contentType) : parseParsedBody(request.body, contentType);
+		const parsed = raw?.length && !isMultipart(contentType) ? parseBody(raw, contentType) : parseParsedBody(request.body, contentType);
 		const opts = options(this);
 		const receivedAt = new Date();
 		const events = parsed.ok ? deliveryEvents(parsed.documents, { splitCalls: opts.splitCalls === true, receivedAt, query }) : parsed;

@@ -194,10 +194,16 @@ function documentsOf(value: unknown): unknown[] {
 
 /**
  * Whether a delivery's Content-Type is one the platform sends: JSON (`text/json`, `application/json`,
- * `…+json`), a form (`payload=`), plain text, or none. Anything else (multipart, XML…) is answered 415.
+ * `…+json`), the POST variable `payload` as a form or multipart form, plain text, or none.
+ * Anything else (XML…) is answered 415.
  */
 export function supportedDeliveryType(contentType: string | undefined): boolean {
-	return /^(|text\/json|application\/json|application\/[\w.+-]+\+json|application\/x-www-form-urlencoded|text\/plain)$/.test(mediaType(contentType));
+	return /^(|text\/json|application\/json|application\/[\w.+-]+\+json|application\/x-www-form-urlencoded|multipart\/form-data|text\/plain)$/.test(mediaType(contentType));
+}
+
+/** n8n reads a multipart form itself (the raw body is gone): its fields under `data`, its files under `files`. */
+export function isMultipart(contentType: string | undefined): boolean {
+	return mediaType(contentType) === 'multipart/form-data';
 }
 
 /**
@@ -231,6 +237,11 @@ export function parseBody(raw: Uint8Array | string | undefined, contentType?: st
  * document in `payload`), or text.
  */
 export function parseParsedBody(body: unknown, contentType?: string): ParsedBody {
+	if (isMultipart(contentType)) {
+		// Files are not read: the platform posts one variable, `payload`.
+		const fields = body && typeof body === 'object' ? (body as { data?: unknown }).data : undefined;
+		return parseParsedBody(fields, 'application/x-www-form-urlencoded');
+	}
 	if (body === undefined || body === null || body === '') return { ok: true, documents: [], encoding: 'empty' };
 	if (typeof body === 'string') return parseBody(body, contentType);
 	if (Buffer.isBuffer(body)) return parseBody(body, contentType);

@@ -11,6 +11,7 @@ import { callDetail, endCall, inProgressDetail, inProgressRecord } from './voice
 import type { DeliveryRecord, Encoding, OutgoingRequest, TimestampForm, WebhookApp } from './webhooks';
 import {
 	DELIVERY_APPS,
+	ENCODINGS,
 	SMS_STATUSES,
 	WEBHOOK_APPS,
 	encodeDocument,
@@ -137,7 +138,7 @@ function deliveryRequests(m: WholesaleSandbox, input: Body): OutgoingRequest[] {
 	const form = oneOf(input.form, ['summary', 'detail'] as const, 'form', 'summary');
 	const timestampForm = oneOf(input.timestampForm, ['iso', 'iso_offset', 'plain', 'none'] as const, 'timestampForm', app === 'rate_update' ? 'none' : 'iso');
 	const dataForm = oneOf(input.dataForm, ['object', 'array'] as const, 'dataForm', 'object');
-	const encoding = oneOf(input.encoding, ['json', 'form'] as const, 'encoding', 'json');
+	const encoding = oneOf(input.encoding, ENCODINGS, 'encoding', 'json');
 	const generated = sampleData(app === 'inprogress_summary' && form === 'detail' ? 'inprogress_summary_detail' : (app as WebhookApp), {
 		account,
 		status: input.status === undefined ? undefined : String(input.status),
@@ -291,7 +292,7 @@ export function buildAdmin(m: WholesaleSandbox): Router {
 			url: loopbackUrl(input.url),
 			headers: stringMap(input.headers, 'headers'),
 			query: stringMap(input.query, 'query'),
-			encoding: oneOf(input.encoding, ['json', 'form'] as const, 'encoding', 'json'),
+			encoding: oneOf(input.encoding, ENCODINGS, 'encoding', 'json'),
 			timestampForm: oneOf(input.timestampForm, ['iso', 'iso_offset', 'plain', 'none'] as const, 'timestampForm', 'iso'),
 		};
 		m.webhookTargets = [...m.webhookTargets.filter((t) => !(t.account === target.account && t.app === target.app)), target];

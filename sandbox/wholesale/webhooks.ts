@@ -32,7 +32,8 @@ export const DELIVERY_APPS: readonly string[] = [...WEBHOOK_APPS, 'sms_send_stat
 export const SMS_STATUSES = [1, 2, 11, 12, 13, 14, 18, 26] as const;
 
 export type TimestampForm = 'iso' | 'iso_offset' | 'plain' | 'none';
-export type Encoding = 'json' | 'form';
+export type Encoding = 'json' | 'form' | 'multipart';
+export const ENCODINGS = ['json', 'form', 'multipart'] as const;
 
 export interface DeliveryRecord {
 	id: number;
@@ -182,12 +183,21 @@ export function webhookDocument(app: string, id: string, data: unknown, timestam
 	return { app, id, ...(timestamp === undefined ? {} : { timestamp }), data };
 }
 
-/** `text/json` with the service's escaping, or `payload=<json>` form-encoded. */
+/**
+ * `text/json` with the service's escaping, or the POST variable `payload` holding the JSON:
+ * form-encoded, or as `multipart/form-data` (what a client library sends when given an array).
+ */
 export function encodeDocument(document: unknown, encoding: Encoding): { contentType: string; body: string } {
 	const json = phpJson(document);
-	return encoding === 'form'
-		? { contentType: 'application/x-www-form-urlencoded', body: formEncode({ payload: json }) }
-		: { contentType: 'text/json', body: json };
+	if (encoding === 'form') return { contentType: 'application/x-www-form-urlencoded', body: formEncode({ payload: json }) };
+	if (encoding === 'multipart') {
+		const boundary = `------------------------${hexOf(Math.random, 16)}`;
+		return {
+			contentType: `multipart/form-data; boundary=${boundary}`,
+			body: `--${boundary}\r\nContent-Disposition: form-data; name="payload"\r\n\r\n${json}\r\n--${boundary}--\r\n`,
+		};
+	}
+	return { contentType: 'text/json', body: json };
 }
 
 export function messageId(random: Random = Math.random): string {

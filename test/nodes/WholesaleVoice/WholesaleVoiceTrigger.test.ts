@@ -166,6 +166,16 @@ describe('every app and body form', () => {
 		expect(form.eventTime).toBe(`${(form.received as string).replace(' ', 'T')}Z`);
 	});
 
+	test('the payload variable as multipart/form-data (n8n reads the form itself) gives the same item; XML is answered 415', async () => {
+		const trigger = await hosted(OPEN);
+		const [multipart] = await sandboxDeliver(sandbox, { url: trigger.url, app: 'cdr', id: 'cdr-multipart', encoding: 'multipart' });
+		expect(multipart).toMatchObject({ status: 200, contentType: expect.stringMatching(/^multipart\/form-data; boundary=/) });
+		expect(trigger.emitted()).toEqual([expect.objectContaining({ app: 'cdr', id: 'cdr-multipart', cdr_id: expect.any(String), currency: expect.any(String) })]);
+		const xml = await post(trigger.url, '<cdr/>', { 'content-type': 'application/xml' });
+		expect(xml.status).toBe(415);
+		expect(trigger.emitted()).toHaveLength(1);
+	});
+
 	test('events not chosen are answered 200 and start nothing; apps the spec does not list are Other Apps', async () => {
 		const trigger = await hosted({ ...OPEN, events: ['cdr', 'porting'] });
 		const [blocked] = await sandboxDeliver(sandbox, { url: trigger.url, app: 'call_blocked' });

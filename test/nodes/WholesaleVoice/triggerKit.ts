@@ -41,8 +41,19 @@ export function expressIp(socketAddress: string | undefined, forwardedFor: strin
 	return addresses[Math.min(hops, addresses.length - 1)];
 }
 
-/** What n8n's body parser leaves in `req.body` for the types it knows (application/json, forms, text/plain). */
-function n8nParsedBody(contentType: string, raw: Buffer): unknown {
+/**
+ * What n8n's body parser leaves in `req.body` for the types it knows (application/json, forms,
+ * text/plain); a multipart form n8n reads itself, as `{data: fields, files}`, with no raw body.
+ */
+async function n8nParsedBody(contentType: string, fullContentType: string, raw: Buffer): Promise<unknown> {
+	if (contentType === 'multipart/form-data') {
+		const form = await new Response(raw, { headers: { 'content-type': fullContentType } }).formData();
+		const data: Record<string, string> = {};
+		form.forEach((value, key) => {
+			if (typeof value === 'string') data[key] = value;
+		});
+		return { data, files: {} };
+	}
 	if (!raw.length) return undefined;
 	if (contentType === 'application/json') return JSON.parse(raw.toString('utf8')) as unknown;
 	if (contentType === 'application/x-www-form-urlencoded') return parseQueryString(raw.toString('utf8'));
@@ -94,8 +105,8 @@ export async function hostTrigger(parameters: INodeParameters, options: HostOpti
 				method: req.method,
 				headers: req.headers,
 				query,
-				body: n8nParsedBody(contentType, rawBody),
-				rawBody,
+				body: await n8nParsedBody(contentType, String(req.headers['content-type'] ?? ''), rawBody),
+				rawBody: contentType === 'multipart/form-data' ? undefined : rawBody,
 				ip: expressIp(req.socket.remoteAddress, req.headers['x-forwarded-for'], options.proxyHops ?? 0),
 				socket: req.socket,
 			};
