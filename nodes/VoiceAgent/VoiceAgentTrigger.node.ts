@@ -245,10 +245,13 @@ export class VoiceAgentTrigger implements INodeType {
 				const { event, agentId } = settings(this);
 				try {
 					const record = webhookRecord((await client.request({ method: 'GET', ...webhookPath(registration.webhookId) })).body);
+					// The record's fields are not fixed by the contract: one it leaves out is not a mismatch,
+					// and a null or empty agent_id is the account-wide scope.
+					const scope = record.agent_id === undefined ? agentId : String(record.agent_id ?? '').trim() || undefined;
 					return (
-						record.url === this.getNodeWebhookUrl('default') &&
+						(record.url === undefined || record.url === this.getNodeWebhookUrl('default')) &&
 						(record.event_type === undefined || record.event_type === event) &&
-						(record.agent_id ?? undefined) === agentId
+						scope === agentId
 					);
 				} catch (error) {
 					if ((error as NodeApiError).httpCode === '404') {

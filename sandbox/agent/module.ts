@@ -62,6 +62,11 @@ export interface ConvaiSettings {
 	completedTimeoutMs: number;
 	/** Deliveries go only to loopback hosts unless this is true. */
 	allowNonLoopback: boolean;
+	/**
+	 * The webhook records the API returns (their fields are not shown in the contract): `full`, or
+	 * `sparse` (the id, event type and status only: no url, headers or scope).
+	 */
+	webhookRecords: 'full' | 'sparse';
 }
 
 export const DEFAULT_CONVAI_SETTINGS: ConvaiSettings = {
@@ -71,6 +76,7 @@ export const DEFAULT_CONVAI_SETTINGS: ConvaiSettings = {
 	recoveryIntervalMs: 30_000,
 	completedTimeoutMs: 10_000,
 	allowNonLoopback: false,
+	webhookRecords: 'full',
 };
 
 export interface WebhookPayload {
@@ -263,7 +269,8 @@ export class ConvaiSandbox implements SandboxModule {
 
 	// ---- webhooks ---------------------------------------------------------------------
 
-	private webhookRep(webhook: Webhook, withHealth: boolean): Rep {
+	private webhookRep(webhook: Webhook, withHealth: boolean, api = true): Rep {
+		if (api && this.settings.webhookRecords === 'sparse') return { webhook_id: webhook.webhook_id, event_type: webhook.event_type, status: webhook.status };
 		return {
 			webhook_id: webhook.webhook_id,
 			event_type: webhook.event_type,
@@ -715,8 +722,8 @@ export class ConvaiSandbox implements SandboxModule {
 			this.deliveries = [];
 			send(res, 204);
 		});
-		r.add('GET', '/webhooks', (_req, res) => send(res, 200, this.webhooks.map((w) => this.webhookRep(w, true))));
-		r.add('POST', '/webhooks/:webhookId/recover', (req, res) => send(res, 200, this.webhookRep(this.recover(req.params.webhookId), true)));
+		r.add('GET', '/webhooks', (_req, res) => send(res, 200, this.webhooks.map((w) => this.webhookRep(w, true, false))));
+		r.add('POST', '/webhooks/:webhookId/recover', (req, res) => send(res, 200, this.webhookRep(this.recover(req.params.webhookId), true, false)));
 		r.add('GET', '/settings', (_req, res) => send(res, 200, this.settings));
 		r.add('POST', '/settings', (req, res) => {
 			const body = input(req);

@@ -134,6 +134,23 @@ describe('registration lifecycle', () => {
 		expect(sandbox.context.log.list().map((r) => r.method)).toEqual(['GET']);
 	});
 
+	test('a restart where the service answers sparse records (no url, headers or scope: the contract does not show them) keeps the registration', async () => {
+		const first = await hosted({ ...initiating, agentId: 'agent_sparse' });
+		await first.create();
+		const stored = JSON.parse(JSON.stringify(first.staticData())) as IDataObject;
+		sandbox.convai.settings.webhookRecords = 'sparse';
+		try {
+			const restarted = restartedAt(first.url, { ...initiating, agentId: 'agent_sparse' }, stored);
+			expect(await restarted.checkExists()).toBe(true);
+			expect(sandbox.convai.webhooks).toHaveLength(1);
+		} finally {
+			sandbox.convai.settings.webhookRecords = 'full';
+		}
+		// A scope the service does show must match: the account-wide trigger is not this agent's webhook.
+		const accountWide = restartedAt(first.url, initiating, stored);
+		expect(await accountWide.checkExists()).toBe(false);
+	});
+
 	test('a webhook deleted behind our back is created again', async () => {
 		const trigger = await hosted(initiating);
 		await trigger.create();
