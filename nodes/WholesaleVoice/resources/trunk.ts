@@ -31,10 +31,10 @@ export const trunkField: INodeProperties = {
 	],
 };
 
-/** The trunk list: an array, or an object keyed by trunk name (the spec does not show its shape). */
+/** The trunk list: an array of records or of names, or an object keyed by trunk name (the spec does not show its shape). */
 export function trunkRecords(response: ApiResponse): IDataObject[] {
 	const body = unwrap(response.body);
-	if (Array.isArray(body)) return body as IDataObject[];
+	if (Array.isArray(body)) return body.map((entry: unknown) => (entry && typeof entry === 'object' ? (entry as IDataObject) : { name: String(entry) }));
 	return Object.entries((body ?? {}) as IDataObject).map(([name, value]) => (value && typeof value === 'object' ? { name, ...(value as IDataObject) } : { name, value: value as string }));
 }
 

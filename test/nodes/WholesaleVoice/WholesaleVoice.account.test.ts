@@ -8,6 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Sandbox } from '../../../sandbox';
 import { startSandbox } from '../../../sandbox';
+import { trunkRecords } from '../../../nodes/WholesaleVoice/resources/trunk';
 import { listSearch } from './loadOptionsKit';
 import { expectRefused, operationCoverage, runWholesale } from './wholesaleKit';
 
@@ -325,6 +326,13 @@ describe('Trunks', () => {
 		expect((await listSearch(sandbox, 'searchTrunks', 'OFF')).results.map((r) => r.value)).toEqual(['123456-office']);
 		const got = await runWholesale(sandbox, { ...op('trunk', 'get'), trunk: { __rl: true, mode: 'list', value: '123456-office' } });
 		expect(got.requests[0]).toMatchObject({ method: 'GET', path: '/v3/voice/123456/trunks/123456-office' });
+	});
+
+	test('a trunk list of records, of bare names or keyed by name gives one record with a name each', () => {
+		const records = (body: unknown) => trunkRecords({ status: 200, headers: {}, body });
+		expect(records(['123456-L001', '123456-office'])).toEqual([{ name: '123456-L001' }, { name: '123456-office' }]);
+		expect(records({ success: true, data: [{ name: '123456-L001', enabled: 1 }] })).toEqual([{ name: '123456-L001', enabled: 1 }]);
+		expect(records({ '123456-L001': { enabled: 1 }, '123456-office': 'active' })).toEqual([{ name: '123456-L001', enabled: 1 }, { name: '123456-office', value: 'active' }]);
 	});
 
 	test('create an auth trunk: the one-time password is in the output, never again', async () => {
