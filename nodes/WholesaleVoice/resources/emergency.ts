@@ -223,7 +223,7 @@ export const e911: ResourceSpec = {
 			name: 'Validate Address',
 			action: 'Validate a US address',
 			description:
-				'Check an address without a number or registration; the only check that suggests candidate addresses for a refused one. Outputs valid: true or false (a refused address is an answer, not an error)',
+				'Check an address without a number or registration; the only check that suggests candidate addresses for a refused one; the output says valid true or false (a refused address is an answer, not an error)',
 			fields: e911Fields(false),
 			validate: (p) => e911Issues(p, false, false),
 			request: (p) => ({ method: 'POST', path: `${NUMBERS_PATH}/e911/validate`, body: e911Address(p, false), refusalAnswers: isAddressVerdict }),
@@ -233,7 +233,7 @@ export const e911: ResourceSpec = {
 			value: 'validateForNumber',
 			name: 'Validate for Number',
 			action: 'Validate an e911 address for a number',
-			description: 'Check an e911 address for a US number without registering it. Outputs valid: true or false (a refused address is an answer, not an error)',
+			description: 'Check an e911 address for a US number without registering it; the output says valid true or false (a refused address is an answer, not an error)',
 			fields: [numberField, ...e911Fields(true)],
 			validate: (p) => e911Issues(p, true, true),
 			request: (p) => ({ method: 'POST', ...numberPath(p, '/e911/validate'), body: e911Address(p, true), refusalAnswers: isAddressVerdict }),
