@@ -417,7 +417,14 @@ describe(`the recipes in a real n8n with active triggers (target ${process.env.T
 		await admin.until('one PBX stream fewer', async () => (await admin.get<unknown[]>('/pbx/streams')).length === streamsBefore - 1);
 	});
 
-	test('n8n logged no trigger or activation error', () => {
-		expect(n8n.logs()).not.toMatch(/There was a problem (activating|with the trigger)|Failed to load package|Error loading/i);
+	test('n8n logged no trigger or activation error but the end of the analysed session', () => {
+		// The live-analysis session ended above: the trigger reports that, and n8n's activation after
+		// the report fails with the same message (n8n 1.x logs it and retries, sending nothing).
+		const problems = n8n
+			.logs()
+			.split('\n')
+			.filter((line) => /There was a problem (activating|with the trigger)|Failed to load package|Error loading/i.test(line))
+			.filter((line) => !line.includes(`Session ${SESSION} is over (the session_ended event arrived`));
+		expect(problems).toEqual([]);
 	});
 });
