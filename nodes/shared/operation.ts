@@ -34,10 +34,10 @@ export interface ApiRequest {
 	okStatuses?: number[];
 	/**
 	 * A refusal that answers the question this call asks (an address check's verdict: not valid,
-	 * with suggestions): given the status and JSON body, `true` returns it as the response instead
-	 * of failing. Checked before retries.
+	 * with suggestions): given its JSON body, `true` returns it as the response instead of failing.
+	 * Checked before retries.
 	 */
-	refusalAnswers?: (status: number, body: unknown) => boolean;
+	refusalAnswers?: (body: unknown) => boolean;
 	/**
 	 * Whether a 2xx answer without a body is an answer. Default: only where the contract promises no
 	 * body (204); elsewhere an empty answer is an error, never an invented result.

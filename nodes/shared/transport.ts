@@ -502,7 +502,7 @@ export function createClient(
 				text,
 				json,
 			};
-			if (req.refusalAnswers?.(status, json)) return { status, headers: responseHeaders, body: json as T };
+			if (req.refusalAnswers?.(json)) return { status, headers: responseHeaders, body: json as T };
 
 			if (attempt < maxRetries) {
 				const delay =

@@ -122,10 +122,11 @@ export const call: ResourceSpec = {
 					const text = response.body.toString('utf8');
 					if (page > 1 && text === previous) break;
 					previous = text;
-					if (page === 1) header = text.slice(0, afterHeaderRow(text));
-					const repeatsHeader = page === 1 || (header.trim() !== '' && text.slice(0, afterHeaderRow(text)).trim() === header.trim());
-					const pageRows = csvRecords(parseCsv(repeatsHeader ? text : `${header.trim()}\r\n${text}`)).length;
-					csv += repeatsHeader && page > 1 ? text.slice(afterHeaderRow(text)) : text;
+					const headerEnd = afterHeaderRow(text);
+					if (page === 1) header = text.slice(0, headerEnd).trim();
+					const withHeader = page === 1 || text.slice(0, headerEnd).trim() === header;
+					const pageRows = csvRecords(parseCsv(withHeader ? text : `${header}\r\n${text}`)).length;
+					csv += page > 1 && withHeader ? text.slice(headerEnd) : text;
 					if (csv && !/\n$/.test(csv)) csv += '\r\n';
 					rows += pageRows;
 					// A short page is the last; a longer one means the service ignores paging.

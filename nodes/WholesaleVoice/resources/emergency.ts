@@ -159,7 +159,7 @@ function e911Output(body: unknown, number: string): IDataObject {
 
 /** Refusals of an address check that are its verdict on the address, not a failed request. */
 const E911_VERDICTS = new Set(['e911.address_invalid', 'e911.address_not_found', 'e911.field_invalid', 'e911.field_required']);
-const isAddressVerdict = (_status: number, body: unknown) => E911_VERDICTS.has(e911ErrorOf(body)?.code ?? '');
+const isAddressVerdict = (body: unknown) => E911_VERDICTS.has(e911ErrorOf(body)?.code ?? '');
 
 /**
  * A validation's answer as one item with `valid`: an accepted address with the service's result,
