@@ -122,36 +122,54 @@ function formComponent(text: string): string {
 	return decodeBytes(Uint8Array.from(bytes));
 }
 
-/** Sets `a[b][]`-style keys as PHP's `parse_str` does (nested objects, `[]` appends). */
+/**
+ * A key that would set an object's prototype rather than a field when assigned: dropped wherever
+ * fields from a delivery are copied (never a field of this API; assigned, it would change the
+ * item's prototype, or in a form key every object's).
+ */
+const PROTOTYPE_KEY = '__proto__';
+
+/** Whether a form key's path part is a list index that keeps the list dense (at most its length). */
+function listIndex(list: unknown[], part: string): number {
+	if (part === '') return list.length;
+	return /^\d{1,9}$/.test(part) && Number(part) <= list.length ? Number(part) : -1;
+}
+
+/**
+ * Sets `a[b][]`-style keys as PHP's `parse_str` does (nested objects, `[]` appends). A key naming
+ * a prototype is dropped; an index past the end of a list turns the list into an object (PHP's
+ * arrays are maps), so `a[]=1&a[20000000]=x` cannot make a list of twenty million entries.
+ */
 function setPhpKey(target: IDataObject, key: string, value: string): void {
 	const match = /^([^[\]]+)((?:\[[^[\]]*\])+)$/.exec(key);
-	if (!match) {
-		target[key] = value;
-		return;
-	}
-	const path = [match[1], ...Array.from(match[2].matchAll(/\[([^[\]]*)\]/g), (m) => m[1])];
+	const path = match ? [match[1], ...Array.from(match[2].matchAll(/\[([^[\]]*)\]/g), (m) => m[1])] : [key];
+	if (path.includes(PROTOTYPE_KEY)) return;
+	let parent: IDataObject | unknown[] | undefined;
+	let parentKey: string | number = '';
 	let node: IDataObject | unknown[] = target;
 	for (let i = 0; i < path.length; i++) {
-		const last = i === path.length - 1;
 		const part = path[i];
-		const container = node as IDataObject & unknown[];
-		if (Array.isArray(node) && part === '') {
-			if (last) node.push(value);
+		let slot: string | number = part;
+		if (Array.isArray(node)) {
+			const index = listIndex(node, part);
+			if (index >= 0) slot = index;
 			else {
-				const next = {};
-				node.push(next);
-				node = next;
+				const asObject: IDataObject = { ...(node as unknown as IDataObject) };
+				(parent as IDataObject)[parentKey] = asObject;
+				node = asObject;
 			}
-			continue;
 		}
-		if (last) {
-			container[part] = value;
-			continue;
+		const container = node as IDataObject & unknown[];
+		if (i === path.length - 1) {
+			container[slot as number] = value;
+			return;
 		}
-		const existing = container[part];
-		const wantsList = path[i + 1] === '';
-		if (existing === null || typeof existing !== 'object') container[part] = wantsList ? [] : {};
-		node = container[part] as IDataObject | unknown[];
+		// Only the container's own fields: an inherited one (`constructor`, `toString`) is not a field.
+		const existing = Object.prototype.hasOwnProperty.call(container, slot) ? container[slot as number] : undefined;
+		if (existing === null || typeof existing !== 'object') container[slot as number] = path[i + 1] === '' ? [] : {};
+		parent = container;
+		parentKey = slot;
+		node = container[slot as number] as IDataObject | unknown[];
 	}
 }
 
@@ -365,11 +383,11 @@ const OWN_TIME: Record<string, { fields: string[]; zone: 'utc' | 'uk' }> = {
 /** `base` (a fresh object) with the fields added; a field named like a wrapper field as `data_<name>`. */
 function merge(base: IDataObject, fields: IDataObject): IDataObject {
 	let clash = false;
-	for (const key of Object.keys(fields)) if (WRAPPER_FIELDS.has(key)) clash = true;
+	for (const key of Object.keys(fields)) if (WRAPPER_FIELDS.has(key) || key === PROTOTYPE_KEY) clash = true;
 	// Object.assign, not `{...base, ...fields}`: two spreads of non-literal objects take a slow
 	// path in V8 (tens of microseconds for a CDR), and this runs for every delivery.
 	if (!clash) return Object.assign(base, fields);
-	for (const [key, value] of Object.entries(fields)) base[WRAPPER_FIELDS.has(key) ? `data_${key}` : key] = value;
+	for (const [key, value] of Object.entries(fields)) if (key !== PROTOTYPE_KEY) base[WRAPPER_FIELDS.has(key) ? `data_${key}` : key] = value;
 	return base;
 }
 
@@ -386,7 +404,7 @@ function smsStatusFields(status: unknown): IDataObject {
 
 /** `inprogress_summary`: `calls` and `countries` as lists (keyed objects in the summary form), as the action node gives them. */
 function callsInProgressFields(data: IDataObject): IDataObject {
-	const out: IDataObject = Object.assign({}, data);
+	const out: IDataObject = { ...data };
 	if (data.calls !== undefined) out.calls = keyedToList(data.calls, 'dest_id');
 	if (data.countries !== undefined) out.countries = keyedToList(data.countries, 'country_code');
 	const utc = normaliseTime(data.datetime, 'uk');
@@ -407,7 +425,7 @@ export function documentEvents(document: unknown, options: EventOptions): Delive
 	if (declared === undefined) {
 		// Inbound SMS: the document is the message itself.
 		const rest: IDataObject = {};
-		for (const [key, value] of Object.entries(document)) if (key !== 'id' && key !== 'timestamp' && key !== 'app') rest[key] = value;
+		for (const [key, value] of Object.entries(document)) if (key !== 'id' && key !== 'timestamp' && key !== 'app' && key !== PROTOTYPE_KEY) rest[key] = value;
 		fieldsList = [rest];
 	} else {
 		const data = document.data;
@@ -420,7 +438,8 @@ export function documentEvents(document: unknown, options: EventOptions): Delive
 		id ??= queryValue(options.query, 'id');
 		fieldsList = fieldsList.map((fields) => {
 			const status = fields.status ?? queryValue(options.query, 'status');
-			return Object.assign({}, fields, smsStatusFields(status));
+			// A spread copies a `__proto__` field as a field (merge drops it); the status fields are ours.
+			return Object.assign({ ...fields }, smsStatusFields(status));
 		});
 	}
 	if (app === 'inprogress_summary') fieldsList = fieldsList.map(callsInProgressFields);

@@ -72,6 +72,38 @@ describe('bodies as the platform sends them', () => {
 		});
 	});
 
+	test('hostile form keys: a key naming a prototype is dropped (no object anywhere changes); an index past the end of a list makes it an object', () => {
+		const fields = parseForm('__proto__[polluted]=yes&a[__proto__][x]=1&constructor[prototype][y]=2&toString[z]=3&from=1&text=hi');
+		expect(({} as IDataObject).polluted).toBeUndefined();
+		expect(({} as IDataObject).x).toBeUndefined();
+		expect(({} as IDataObject).y).toBeUndefined();
+		expect(Object.getPrototypeOf(fields)).toBe(Object.prototype);
+		expect(fields).toEqual({ constructor: { prototype: { y: '2' } }, toString: { z: '3' }, from: '1', text: 'hi' });
+		// Through the whole body path too, beside a payload document.
+		const parsed = parseBody(Buffer.from('payload=%7B%22app%22%3A%22cdr%22%2C%22id%22%3A%221%22%7D&__proto__[isAdmin]=true'), 'application/x-www-form-urlencoded');
+		expect(parsed.ok && parsed.documents).toEqual([{ app: 'cdr', id: '1' }]);
+		expect(({} as IDataObject).isAdmin).toBeUndefined();
+
+		const sparse = parseForm('a[]=1&a[20000000]=x&b[]=1&b[1]=2&b[0]=0');
+		expect(sparse.a).toEqual({ 0: '1', 20000000: 'x' });
+		expect(sparse.b).toEqual(['0', '2']);
+		expect(JSON.stringify(parseForm('a[]=1&a[4294967294]=x')).length).toBeLessThan(40);
+	});
+
+	test('a JSON field named __proto__ never becomes the item\'s prototype', () => {
+		const cdr = JSON.parse('{"app":"cdr","id":"c1","data":{"__proto__":{"chg_total":999},"call_id":"x","app":"y"}}') as IDataObject;
+		const [item] = items(cdr);
+		expect(Object.getPrototypeOf(item)).toBe(Object.prototype);
+		expect(item.chg_total).toBeUndefined();
+		expect(item).toMatchObject({ app: 'cdr', id: 'c1', call_id: 'x', data_app: 'y' });
+		const sms = JSON.parse('{"id":"m1","from":"447700900321","__proto__":{"spoofed":true}}') as IDataObject;
+		expect(items(sms)[0].spoofed).toBeUndefined();
+		const status = JSON.parse('{"app":"sms_send_status","id":"m2","data":{"status":11,"__proto__":{"final":false}}}') as IDataObject;
+		expect(items(status)[0]).toMatchObject({ status: 11, final: true });
+		const summary = JSON.parse('{"app":"inprogress_summary","id":"s","data":{"__proto__":{"forged":1},"calls":[]}}') as IDataObject;
+		expect(items(summary)[0].forged).toBeUndefined();
+	});
+
 	test('form bytes that are not UTF-8 are read as Latin-1 (the legacy mode has no Unicode); a Latin-1 charset is honoured', () => {
 		expect(docs('message=Caf%E9+ouvert', 'application/x-www-form-urlencoded')).toEqual([{ message: 'Café ouvert' }]);
 		expect(docs('message=Caf%C3%A9', 'application/x-www-form-urlencoded')).toEqual([{ message: 'Café' }]);
