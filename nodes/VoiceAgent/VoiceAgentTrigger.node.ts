@@ -15,7 +15,7 @@ import { asNodeError, validationError } from '../shared/errors';
 import { identifierIssue } from '../shared/validation';
 import { compact, pairsToObject } from '../shared/params';
 import { createClient } from '../shared/transport';
-import { deliveryItem } from './events';
+import { deliveryItem, isDelivery } from './events';
 import {
 	DEFAULT_TIMEOUT_MS,
 	WEBHOOKS_PATH,
@@ -80,14 +80,21 @@ function configOverride(context: IHookFunctions | IWebhookFunctions): IDataObjec
 		return undefined;
 	}
 	const value = context.getNodeParameter('configOverride', '{}');
-	if (typeof value !== 'string') return value as IDataObject;
-	try {
-		return JSON.parse(value || '{}') as IDataObject;
-	} catch {
-		throw new NodeOperationError(context.getNode(), 'Conversation Config Override is not valid JSON', {
+	let parsed: unknown = value;
+	if (typeof value === 'string') {
+		try {
+			parsed = JSON.parse(value || '{}');
+		} catch {
+			parsed = undefined;
+		}
+	}
+	// The contract: `conversation_config_override` is an object.
+	if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+		throw new NodeOperationError(context.getNode(), 'Conversation Config Override is not a JSON object', {
 			description: 'Write a JSON object such as {"text_only": true}, or leave it as {}.',
 		});
 	}
+	return parsed as IDataObject;
 }
 
 export class VoiceAgentTrigger implements INodeType {
@@ -343,10 +350,20 @@ export class VoiceAgentTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		}
 		const { event } = settings(this);
-		let body = this.getBodyData() as IDataObject;
+		let body: unknown = this.getBodyData();
 		const raw = (this.getRequestObject() as { rawBody?: Buffer }).rawBody;
-		if ((!body || Object.keys(body).length === 0) && raw?.length) body = jsonParse<IDataObject>(raw.toString('utf8'), { fallbackValue: {} });
-		if (body.type !== undefined && body.type !== event) {
+		if ((!body || (typeof body === 'object' && Object.keys(body).length === 0)) && raw?.length) body = jsonParse<unknown>(raw.toString('utf8'), { fallbackValue: null });
+		if (!isDelivery(body)) {
+			// Not the contract's wrapper (a JSON object with a string type): refused, so nothing runs
+			// on it and whoever sent it sees why.
+			this.logger.warn('Voice Agent Trigger answered 400 to a delivery that is not a JSON object with a string "type"', {
+				workflowId: this.getWorkflow().id,
+				nodeName: this.getNode().name,
+			});
+			response.status(400).json({ error: 'not a voice agent delivery: a JSON object with a string "type" is expected' });
+			return { noWebhookResponse: true };
+		}
+		if (body.type !== event) {
 			// Another event type on this URL: acknowledged, no execution.
 			response.status(200).json({});
 			return { noWebhookResponse: true };

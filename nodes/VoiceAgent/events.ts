@@ -11,9 +11,20 @@ interface TranscriptTurn {
 	time_in_call_secs?: number;
 }
 
+/** Beyond this many seconds from 1970 a JavaScript date does not exist (±100,000,000 days). */
+const LAST_SECOND = 8.64e12;
+
 function isoFromUnix(seconds: unknown): string | null {
 	const value = Number(seconds);
-	return seconds === undefined || seconds === null || !Number.isFinite(value) ? null : new Date(value * 1000).toISOString();
+	if (seconds === undefined || seconds === null || seconds === '' || !Number.isFinite(value) || Math.abs(value) > LAST_SECOND) return null;
+	return new Date(value * 1000).toISOString();
+}
+
+const isRecord = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
+
+/** Whether a body is a delivery of the service: a JSON object with a string `type` (the contract's wrapper). */
+export function isDelivery(body: unknown): body is IDataObject & { type: string } {
+	return isRecord(body) && typeof body.type === 'string';
 }
 
 export function transcriptText(transcript: unknown): string {
@@ -25,13 +36,15 @@ export function transcriptText(transcript: unknown): string {
 }
 
 export function deliveryItem(body: IDataObject, receivedAt = new Date()): IDataObject {
-	const data = (body.data && typeof body.data === 'object' ? body.data : {}) as IDataObject;
+	const data = isRecord(body.data) ? body.data : {};
 	const base: IDataObject = {
 		event_type: body.type ?? null,
 		event_time: isoFromUnix(body.timestamp),
 		timestamp: body.timestamp ?? null,
 		received_at: receivedAt.toISOString(),
 	};
+	// `data` that is not an object (the contract says it is) is kept as it came, not spread into fields.
+	if (body.data !== undefined && body.data !== null && !isRecord(body.data)) base.data = body.data;
 	if (body.type !== 'conversation.completed') return { ...base, ...data };
 
 	const { metadata, transcript, analysis, ...rest } = data as {

@@ -211,6 +211,36 @@ describe('deliveries', () => {
 		expect(trigger.executions).toHaveLength(1);
 	});
 
+	test('what is not the contract\'s wrapper (null, a list, no string type) is refused with 400 and runs nothing; odd values never crash it', async () => {
+		const trigger = await hosted({ event: 'conversation.completed', agentId: '' });
+		await trigger.create();
+		const secret = String(sandbox.convai.webhooks[0].request_headers[DELIVERY_HEADER]);
+		const post = async (body: string) =>
+			await fetch(trigger.url, { method: 'POST', headers: { 'content-type': 'application/json', [DELIVERY_HEADER]: secret }, body });
+		for (const body of ['null', '[1,2]', '{}', '{"hello":1}', '{"type":7,"data":{}}']) {
+			const answer = await post(body);
+			expect([body, answer.status]).toEqual([body, 400]);
+			expect(await answer.json()).toEqual({ error: expect.stringMatching(/string "type"/) });
+		}
+		expect(trigger.executions).toEqual([]);
+
+		// A timestamp no date can hold, and data that is not an object: one item, times null, data kept as it came.
+		const odd = await post(JSON.stringify({ type: 'conversation.completed', timestamp: 1e13, data: ['a', 'b'] }));
+		const huge = await post(JSON.stringify({ type: 'conversation.completed', timestamp: 1, data: { metadata: { start_time_unix_secs: 1e13 } } }));
+		expect([odd.status, huge.status]).toEqual([200, 200]);
+		expect(trigger.executions[0]).toMatchObject({ event_type: 'conversation.completed', event_time: null, timestamp: 1e13, data: ['a', 'b'] });
+		expect(trigger.executions[0]).not.toHaveProperty('0');
+		expect(trigger.executions[1]).toMatchObject({ event_time: '1970-01-01T00:00:01.000Z', start_time: null, start_time_unix_secs: 1e13 });
+	});
+
+	test('a Conversation Config Override that is JSON but not an object refuses activation', async () => {
+		for (const configOverride of ['[1,2]', '"abc"', '7', 'null', '{oops']) {
+			const trigger = await hosted({ ...initiating, responseMode: 'withValues', dynamicVariables: {}, configOverride });
+			await expect(trigger.create()).rejects.toThrow(/Conversation Config Override is not a JSON object/);
+		}
+		expect(sandbox.convai.webhooks).toEqual([]);
+	});
+
 	test('the secret comparison against the stored hash is exact and length-independent', () => {
 		const hash = secretHash('abc');
 		expect(matchesSecretHash('abc', hash)).toBe(true);
