@@ -58,6 +58,11 @@ export class Watchdog {
 		void this.watch();
 	}
 
+	/** Nothing is awaited now (the reader holds the data): silence counts again from the next alive(). */
+	pause(): void {
+		this.lastSign = Number.POSITIVE_INFINITY;
+	}
+
 	stop(): void {
 		this.stopped.abort();
 	}

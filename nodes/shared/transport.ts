@@ -109,13 +109,14 @@ export function joinUrl(base: string, path: string): string {
 	return `${base}/${path.replace(/^\/+/, '')}`;
 }
 
-/** Keeps the path and query of a link the API gave, on the credential's own origin, so credentials never go elsewhere. */
+/**
+ * Keeps only the path and query of a link the API gave, on the credential's own origin (scheme,
+ * host and port), so credentials never go elsewhere: not to another host, port or user name.
+ */
 export function rebase(link: string, base: string): string {
 	const target = new URL(link, `${base}/`);
-	const origin = new URL(base);
-	target.protocol = origin.protocol;
-	target.host = origin.host;
-	return target.toString();
+	if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error(`The API gave a link that is not a web address (${target.protocol})`);
+	return `${new URL(base).origin}${target.pathname}${target.search}`;
 }
 
 /** `entryId` → `Entry ID`, for path parameters the caller gave no label for. */
@@ -215,7 +216,7 @@ function decodeBody(
 	} catch {
 		const excerpt = truncate(redact(text.slice(0, 4096), forms), 200);
 		return {
-			problem: `The ${api.label} answered ${where} with ${contentType || 'a body'} that is not JSON: ${excerpt}`,
+			problem: `The ${api.label} answered ${where} with ${truncate(redact(contentType, forms), 80) || 'a body'} that is not JSON: ${excerpt}`,
 		};
 	}
 }
@@ -267,6 +268,23 @@ export function formatBytes(bytes: number): string {
 	return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MiB` : `${Math.round(bytes / 1024)} KiB`;
 }
 
+/**
+ * A promise that rejects with `reason()` once `signal` aborts (never resolves). Raced against each
+ * read: a stream's destroy() does not end a read that is already waiting (n8n's request helper
+ * hands on the body through an async generator, which finishes only when more bytes arrive), so a
+ * server that stalls after the headers would otherwise hold the request for ever.
+ */
+function abortion(signal: AbortSignal, reason: () => unknown): { promise: Promise<never>; dispose: () => void } {
+	let onAbort = () => {};
+	const promise = new Promise<never>((_resolve, reject) => {
+		onAbort = () => reject(reason());
+		if (signal.aborted) onAbort();
+		else signal.addEventListener('abort', onAbort, { once: true });
+	});
+	promise.catch(() => undefined);
+	return { promise, dispose: () => signal.removeEventListener('abort', onAbort) };
+}
+
 /** Reads a response body whole, up to `limit` bytes, giving up when `signal` aborts. */
 async function readBody(body: unknown, limit: number, signal: AbortSignal, declaredLength: number): Promise<Buffer> {
 	if (!isStream(body)) return toBuffer(body);
@@ -274,51 +292,66 @@ async function readBody(body: unknown, limit: number, signal: AbortSignal, decla
 		body.destroy();
 		throw new BodyTooLarge(limit);
 	}
-	const onAbort = () => body.destroy(signal.reason as Error);
-	signal.addEventListener('abort', onAbort, { once: true });
+	const aborted = abortion(signal, () => signal.reason);
 	const chunks: Buffer[] = [];
 	let size = 0;
+	const reader = body[Symbol.asyncIterator]();
 	try {
-		for await (const chunk of body) {
-			const piece = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+		for (;;) {
+			const next = await Promise.race([reader.next(), aborted.promise]);
+			if (next.done) break;
+			const chunk = next.value as Buffer | Uint8Array;
+			const piece = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
 			size += piece.length;
-			if (size > limit) {
-				body.destroy();
-				throw new BodyTooLarge(limit);
-			}
+			if (size > limit) throw new BodyTooLarge(limit);
 			chunks.push(piece);
 		}
 	} catch (error) {
+		body.destroy();
 		throw signal.aborted ? signal.reason : error;
 	} finally {
-		signal.removeEventListener('abort', onAbort);
+		aborted.dispose();
 	}
 	return Buffer.concat(chunks, size);
 }
 
 /**
  * A response stream handed on for n8n binary data: a byte count and cap, and an idle timeout
- * (a file may take longer than one request timeout to arrive, but never stalls that long).
+ * (a file may take longer than one request timeout to arrive, but never stalls that long). The
+ * bytes are read through a generator of our own that gives up on silence by itself, so the
+ * stream handed on fails when the server stalls even if the source cannot be destroyed then.
  */
 function guardedStream(body: unknown, idleMs: number, limit: number, onTooLarge: () => Error, onIdle: () => Error): BodyStream {
 	if (!isStream(body)) return toBuffer(body);
-	const stream = body as BodyStream & { map?: (fn: (chunk: Buffer) => Buffer) => BodyStream; destroy(error?: Error): void; on(event: string, fn: () => void): void };
-	const watchdog = new Watchdog(idleMs, () => stream.destroy(onIdle()));
-	watchdog.alive();
-	let size = 0;
-	const count = (chunk: Buffer) => {
-		watchdog.alive();
-		size += chunk.length;
-		if (size > limit) throw onTooLarge();
-		return chunk;
-	};
-	// Readable#map counts without importing node:stream (n8n Cloud allows no imports).
-	const counted = typeof stream.map === 'function' ? stream.map(count) : stream;
-	for (const source of new Set([stream, counted]) as Set<typeof stream>) {
-		source.on('close', () => watchdog.stop());
-		source.on('error', () => watchdog.stop());
+	const source = body;
+	// Readable.from without importing node:stream (n8n Cloud allows no imports): the source's class has it.
+	const from = (source.constructor as { from?: (iterable: AsyncIterable<Buffer>, options: { objectMode: boolean }) => BodyStream }).from;
+	if (typeof from !== 'function') return source;
+	const silence = new AbortController();
+	const watchdog = new Watchdog(idleMs, () => silence.abort());
+	async function* guarded(): AsyncGenerator<Buffer> {
+		const silent = abortion(silence.signal, onIdle);
+		const reader = source[Symbol.asyncIterator]();
+		let size = 0;
+		try {
+			for (;;) {
+				watchdog.alive();
+				const next = await Promise.race([reader.next(), silent.promise]);
+				if (next.done) return;
+				const chunk = Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value as Uint8Array);
+				size += chunk.length;
+				if (size > limit) throw onTooLarge();
+				// A slow reader (n8n writing the file) is not a silent server.
+				watchdog.pause();
+				yield chunk;
+			}
+		} finally {
+			watchdog.stop();
+			silent.dispose();
+			source.destroy();
+		}
 	}
-	return counted;
+	return from.call(source.constructor, guarded(), { objectMode: false });
 }
 
 async function send(
@@ -627,16 +660,21 @@ function rateLimitError(
 	itemIndex?: number,
 ): NodeApiError {
 	const waitMs = rateLimitWaitMs(headers);
+	const resetsAt = new Date(Date.now() + (waitMs ?? Number.NaN));
 	const when =
 		waitMs === undefined
 			? 'The API did not say when the limit resets; try again later'
-			: `Try again in ${Math.ceil(waitMs / 1000)} s (after ${new Date(Date.now() + waitMs).toISOString()})`;
+			: Number.isNaN(resetsAt.getTime())
+				? 'The API asked for a wait longer than any date; try again later'
+				: `Try again in ${Math.ceil(waitMs / 1000)} s (after ${resetsAt.toISOString()})`;
+	// A header the contract says is an integer: anything else (an echo of what was sent) is not quoted.
+	const stated = /^\d{1,12}$/.test(headers['x-ratelimit-limit'] ?? '') ? headers['x-ratelimit-limit'] : 'not stated';
 	return apiError(
 		context.getNode(),
 		429,
 		{
 			message: `The ${api.label} request limit for this user is used up (429). ${when}.`,
-			description: `Waits of up to ${Math.round(maxWaitMs / 1000)} s are taken automatically; this one was longer. The limit is ${headers['x-ratelimit-limit'] ?? 'not stated'} requests per window.`,
+			description: `Waits of up to ${Math.round(maxWaitMs / 1000)} s are taken automatically; this one was longer. The limit is ${stated} requests per window.`,
 		},
 		itemIndex,
 	);

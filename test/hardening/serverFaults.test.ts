@@ -61,6 +61,26 @@ describe('every request ends', () => {
 		expect(run.seconds).toBeLessThan(2);
 	});
 
+	test('a server that sends headers and a byte, then nothing at all: the timeout still ends it', async () => {
+		server.answer((_req, res) => {
+			res.writeHead(200, { 'Content-Type': 'application/json' });
+			res.write('{');
+		});
+		const run = await runPbx(getCustomer, pbx({ timeout: 1 }));
+		expect(run.error?.message).toMatch(/did not answer GET \/api\/v1\/customers\/me within 1 s \(timed out\)/);
+		expect(run.seconds).toBeLessThan(2.5);
+	});
+
+	test('a file download that stalls after its first bytes fails within the timeout, not never', async () => {
+		server.answer((_req, res) => {
+			res.writeHead(200, { 'Content-Type': 'audio/wav' });
+			res.write('RIFF');
+		});
+		const run = await runPbx({ resource: 'recording', operation: 'download', customerId: ME, recordingId: { __rl: true, mode: 'id', value: '1' }, binaryPropertyName: 'data' }, pbx({ timeout: 1 }));
+		expect(run.error?.message).toMatch(/timed out/);
+		expect(run.seconds).toBeLessThan(3);
+	});
+
 	test('a timeout that is not a number from 1 to 3600 is refused before sending', async () => {
 		const run = await runPbx(getCustomer, pbx({ timeout: -5 }));
 		expect(run.error?.message).toMatch(/Timeout \(seconds\) is -5; it must be a number from 1 to 3600/);
