@@ -3,7 +3,10 @@ import type { BackoffOptions } from '../shared/streams/backoff';
 import { DEFAULT_BACKOFF, backoffDelay } from '../shared/streams/backoff';
 import { JsonObjectSplitter } from '../shared/streams/jsonObjects';
 import { Watchdog, wait } from '../shared/timers';
-import { rateLimitWaitMs } from '../shared/transport';
+import { MIN_RETRY_DELAY_MS, rateLimitWaitMs } from '../shared/transport';
+
+/** The longest pause a 429's Retry-After or X-RateLimit-Reset can impose on the stream. */
+export const LONGEST_RATE_LIMIT_PAUSE_MS = 15 * 60_000;
 
 /**
  * Holds the Hosted PBX `GET /stream` open through n8n's request helper and hands on every JSON
@@ -75,8 +78,11 @@ export class PbxLiveStream {
 				continue;
 			}
 			if (outcome.receivedData) failures = 0;
-			// The first reconnect after a drop is immediate, as the API asks; later ones back off.
-			const delay = outcome.waitMs ?? (failures === 0 ? 0 : backoffDelay(failures - 1, this.options.backoff ?? DEFAULT_BACKOFF));
+			// The first reconnect after a drop is immediate, as the API asks; later ones back off. A 429's
+			// stated wait is taken, but never less than the backoff (`Retry-After: 0` again and again would
+			// storm) nor more than a quarter of an hour (a wrong header would silence the trigger).
+			const backoff = failures === 0 ? 0 : backoffDelay(failures - 1, this.options.backoff ?? DEFAULT_BACKOFF);
+			const delay = outcome.waitMs === undefined ? backoff : Math.min(Math.max(outcome.waitMs, backoff, MIN_RETRY_DELAY_MS), LONGEST_RATE_LIMIT_PAUSE_MS);
 			failures++;
 			this.options.onTransientFailure?.(outcome.reason, delay);
 			await wait(delay, this.closing.signal);

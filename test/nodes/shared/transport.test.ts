@@ -100,6 +100,15 @@ describe('authentication and URLs', () => {
 			'http://127.0.0.1:9/api/v1/customers?page=2',
 		);
 	});
+
+	test('a link cannot choose the port, a user name or another scheme: only its path and query are kept', () => {
+		const base = 'https://pbx.example.com/api/v1';
+		expect(rebase('https://evil.example:8443/api/v1/x?page=2', base)).toBe('https://pbx.example.com/api/v1/x?page=2');
+		expect(rebase('https://u:p@evil.example/api/v1/x', base)).toBe('https://pbx.example.com/api/v1/x');
+		expect(rebase('/api/v1/x#frag', base)).toBe('https://pbx.example.com/api/v1/x');
+		expect(() => rebase('mailto:someone@example.com', base)).toThrow(/not a web address/);
+		expect(() => rebase('file:///etc/passwd', base)).toThrow(/not a web address/);
+	});
 });
 
 describe('platform errors', () => {
@@ -209,6 +218,14 @@ describe('rate limits', () => {
 		expect(error.httpCode).toBe('429');
 	});
 
+	test('a wait no date can hold is an error that says so, not a RangeError', async () => {
+		for (const headers of [{ 'Retry-After': '1e308' }, { 'Retry-After': '10000000000000' }, { 'X-RateLimit-Reset': '1e20' }] as Array<Record<string, string>>) {
+			server.answer(json(429, {}, headers));
+			const error = await failureOf(clientFor(hostedPbxApi).request({ method: 'GET', path: '/customers' }));
+			expect(error.message).toMatch(/used up \(429\)\. The API asked for a wait longer than any date; try again later/);
+		}
+	});
+
 	test('Retry-After as an HTTP date, and epoch resets', () => {
 		const now = Date.parse('2026-11-22T10:00:00Z');
 		expect(rateLimitWaitMs({ 'retry-after': 'Sun, 22 Nov 2026 10:00:30 GMT' }, now)).toBe(30_000);
@@ -226,6 +243,23 @@ describe('secrets never leak', () => {
 		const error = await failureOf(clientFor(hostedPbxApi).request({ method: 'GET', path: '/customers' }));
 		expect(error.message).toContain('***');
 		expectNoSecret({ message: error.message, description: error.description, context: error.context });
+	});
+
+	test('a server that echoes the Authorization header in a rate-limit header or a content type', async () => {
+		server.answer((req, res) => {
+			res.writeHead(429, { 'Content-Type': 'application/json', 'X-RateLimit-Limit': String(req.headers.authorization), 'Retry-After': '9999' });
+			res.end('{}');
+		});
+		const limited = await failureOf(clientFor(hostedPbxApi).request({ method: 'GET', path: '/customers' }));
+		expect(limited.description).toMatch(/The limit is not stated requests per window/);
+		expectNoSecret({ message: limited.message, description: limited.description, context: limited.context });
+		server.answer((req, res) => {
+			res.writeHead(200, { 'Content-Type': `text/html; echo=${CANARY}; auth=${String(req.headers.authorization)}` });
+			res.end('<html>hello</html>');
+		});
+		const html = await failureOf(clientFor(hostedPbxApi).request({ method: 'GET', path: '/customers' }));
+		expect(html.message).toMatch(/that is not JSON/);
+		expectNoSecret({ message: html.message, description: html.description, context: html.context });
 	});
 
 	test('a server that cannot be reached', async () => {
