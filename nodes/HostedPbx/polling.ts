@@ -100,7 +100,9 @@ export async function pollNewRecords(
 
 /** Records created within the look-back window of the newest one are re-read by the next poll: remember them. */
 function advance(cursor: PollCursor, records: IDataObject[], lookbackMs: number): PollCursor {
-	const newest = Math.max(Date.parse(cursor.since), ...records.map(createdAt));
+	// A loop, not Math.max(...records): a catch-up of some 100,000 records would overflow the call stack.
+	let newest = Date.parse(cursor.since);
+	for (const record of records) newest = Math.max(newest, createdAt(record));
 	const floor = newest - lookbackMs;
 	const seen = records
 		.filter((r) => createdAt(r) > floor)

@@ -99,7 +99,8 @@ async function toExecutionData(
 	params: Params,
 	itemIndex: number,
 ): Promise<INodeExecutionData> {
-	if (!(item instanceof FileOutput)) return { json: item, pairedItem: { item: itemIndex } };
+	// A list element that is no object (null, 7, "x", [1]) is kept as `{ value }`: n8n needs an object as json (null crashes its engine).
+	if (!(item instanceof FileOutput)) return { json: asObject(item), pairedItem: { item: itemIndex } };
 	const property = String(params[BINARY_PROPERTY] || 'data');
 	// n8n 2.x reports the stored size (`bytes`); 1.x does not, so the streamed bytes are counted too.
 	let streamed = 0;
@@ -184,7 +185,10 @@ export async function executeOperations(
 				itemIndex,
 				sleep: async (ms) => await sleep(ms),
 				list: async (request, limit) =>
-					await collectList(client, spec.paging ?? 'client', request, limit, recordExtractor(spec, params)),
+					await collectList(client, spec.paging ?? 'client', request, limit, recordExtractor(spec, params), {
+						node: this.getNode(),
+						itemIndex,
+					}),
 			};
 			for (const item of await runOperation(spec, context, params)) {
 				output.push(await toExecutionData(this, item, params, itemIndex));

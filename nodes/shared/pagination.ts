@@ -1,11 +1,22 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
+import { apiError } from './errors';
 import type { ApiClient, ApiRequest, ApiResponse, Paging } from './operation';
 
 /** Largest page the Hosted PBX serves. */
 export const PBX_MAX_PAGE_SIZE = 200;
 /** Page size for offset paging (the wholesale inline CDR default). */
 export const OFFSET_PAGE_SIZE = 500;
+/**
+ * Most records Return All collects over paged requests (`pbx` and `offset`): a list with more is
+ * an error naming this cap, never an endless walk. A server that always answers a full page (or
+ * always a `nextPage` link) costs at most 500 PBX requests or 201 offset requests. A Limit is the
+ * user's own bound and is not capped; a `client` list is one answer, bounded by MAX_RESPONSE_BYTES.
+ */
+export const MAX_RETURN_ALL_RECORDS = 100_000;
+/** Pages up to this many records are compared whole with the previous page; larger ones by length, first and last record. */
+const FULL_COMPARE_RECORDS = 1_000;
 
 export type RecordExtractor = (response: ApiResponse) => IDataObject[];
 
@@ -33,6 +44,71 @@ export function recordsOf(body: unknown, depth = 0): IDataObject[] {
 	return arrays.length === 1 ? (arrays[0] as IDataObject[]) : [];
 }
 
+/** Where paging errors are reported: the node and input item they belong to. */
+export interface PagingScope {
+	node: INode;
+	itemIndex?: number;
+}
+
+/** An error of the node's own (with a node to name) or a plain one with a description, which the executor and n8n wrap. */
+function pagingError(scope: PagingScope | undefined, message: string, description: string): Error {
+	if (scope) return new NodeOperationError(scope.node, message, { description, itemIndex: scope.itemIndex });
+	return Object.assign(new Error(message), { description });
+}
+
+/** Appends one by one: `push(...page)` overflows the call stack for a page of some 200,000 records. */
+function append(records: IDataObject[], page: IDataObject[]): void {
+	for (let at = 0; at < page.length; at++) records.push(page[at]);
+}
+
+/** A cheap fingerprint of a page, to tell a server that answers the same page again. */
+function pageSignature(page: IDataObject[]): string {
+	if (page.length <= FULL_COMPARE_RECORDS) return JSON.stringify(page);
+	return `${page.length}|${JSON.stringify(page[0]) ?? ''}|${JSON.stringify(page[page.length - 1]) ?? ''}`;
+}
+
+/**
+ * Remembers the previous page and fails when a page repeats it: a server that ignores the page
+ * number or `start` would otherwise be asked for ever. Nothing more is requested after it.
+ */
+function repeatGuard(scope: PagingScope | undefined, parameter: string) {
+	let previous: string | undefined;
+	let requests = 0;
+	return (page: IDataObject[], status: number) => {
+		requests++;
+		if (page.length === 0) return;
+		const signature = pageSignature(page);
+		if (signature !== previous) {
+			previous = signature;
+			return;
+		}
+		const message = `The API answered the same page again: request ${requests} brought the same ${page.length} records as request ${requests - 1}, so it ignores \`${parameter}\`; paging stopped`;
+		const description =
+			`Rule: each page must bring the next records; this answer repeated the previous one, so every later page would too. Nothing more was requested. ` +
+			`Turn off Return All and set a Limit no larger than one page, or narrow the date range or filters so that the list fits one page.`;
+		if (!scope) throw pagingError(scope, message, description);
+		const error = apiError(scope.node, status, { message, description }, scope.itemIndex);
+		error.context.code = 'PAGE_REPEATED';
+		throw error;
+	};
+}
+
+/** The error for a Return All that would collect more than MAX_RETURN_ALL_RECORDS. */
+function capError(scope: PagingScope | undefined, requests: number): Error {
+	const cap = MAX_RETURN_ALL_RECORDS.toLocaleString('en-US');
+	const error = pagingError(
+		scope,
+		`Return All: the list has more than ${cap} records, so paging stopped after ${requests} requests`,
+		`Rule: Return All collects at most ${cap} records (MAX_RETURN_ALL_RECORDS), so that a long list or a server that never ends a list cannot exhaust n8n's memory. ` +
+			`Turn off Return All and set a Limit, or narrow the date range or filters and run the parts separately.`,
+	);
+	if (error instanceof NodeOperationError) {
+		error.context.field = 'Return All';
+		error.context.code = 'RETURN_ALL_CAP';
+	}
+	return error;
+}
+
 /** Requests needed for N records at the given page size (for docs and benchmarks). */
 export function pagesNeeded(records: number, pageSize: number): number {
 	return Math.max(1, Math.ceil(records / pageSize));
@@ -49,16 +125,24 @@ async function pbxPages(
 	request: ApiRequest,
 	limit: number | undefined,
 	extract: RecordExtractor,
+	scope?: PagingScope,
 ): Promise<IDataObject[]> {
 	const pageSize = limit === undefined ? PBX_MAX_PAGE_SIZE : Math.min(limit, PBX_MAX_PAGE_SIZE);
 	const records: IDataObject[] = [];
+	const checkRepeat = repeatGuard(scope, 'page');
 	for (let pageNumber = 1; ; pageNumber++) {
 		const response: ApiResponse = await client.request({ ...request, qs: { ...request.qs, pageSize, page: pageNumber } });
 		const page = extract(response);
-		records.push(...page);
+		checkRepeat(page, response.status);
+		append(records, page);
 		if (limit !== undefined && records.length >= limit) return records.slice(0, limit);
 		// An empty page with a next link would loop forever on a faulty server: stop there.
-		if (!(response.body as PbxList | undefined)?.nextPage || page.length === 0) return records;
+		const last = !(response.body as PbxList | undefined)?.nextPage || page.length === 0;
+		// Return All: past the cap, or at it with more to come, is an error rather than one more request.
+		if (limit === undefined && (records.length > MAX_RETURN_ALL_RECORDS || (!last && records.length >= MAX_RETURN_ALL_RECORDS))) {
+			throw capError(scope, pageNumber);
+		}
+		if (last) return records;
 	}
 }
 
@@ -68,24 +152,27 @@ async function offsetPages(
 	request: ApiRequest,
 	limit: number | undefined,
 	extract: RecordExtractor,
+	scope?: PagingScope,
 ): Promise<IDataObject[]> {
 	const records: IDataObject[] = [];
 	const inBody = request.method !== 'GET';
 	let start = Number((inBody ? (request.body as IDataObject | undefined)?.start : request.qs?.start) ?? 0);
-	for (;;) {
-		const size = limit === undefined ? OFFSET_PAGE_SIZE : Math.min(OFFSET_PAGE_SIZE, limit - records.length);
+	// Return All asks for one record past the cap at most: a list of exactly the cap ends with an empty answer.
+	const wanted = limit ?? MAX_RETURN_ALL_RECORDS + 1;
+	const checkRepeat = repeatGuard(scope, 'start');
+	for (let requests = 1; ; requests++) {
+		const size = Math.min(OFFSET_PAGE_SIZE, wanted - records.length);
 		const window = { start, limit: size };
-		const page = extract(
-			await client.request(
-				inBody
-					? { ...request, body: { ...(request.body as IDataObject), ...window } }
-					: { ...request, qs: { ...request.qs, ...window } },
-			),
+		const response: ApiResponse = await client.request(
+			inBody
+				? { ...request, body: { ...(request.body as IDataObject), ...window } }
+				: { ...request, qs: { ...request.qs, ...window } },
 		);
-		records.push(...page);
-		if (page.length < size || (limit !== undefined && records.length >= limit)) {
-			return limit === undefined ? records : records.slice(0, limit);
-		}
+		const page = extract(response);
+		checkRepeat(page, response.status);
+		append(records, page);
+		if (limit === undefined && records.length > MAX_RETURN_ALL_RECORDS) throw capError(scope, requests);
+		if (page.length < size || records.length >= wanted) return limit === undefined ? records : records.slice(0, limit);
 		start += page.length;
 	}
 }
@@ -96,12 +183,13 @@ export async function collectList(
 	request: ApiRequest,
 	limit: number | undefined,
 	extract?: RecordExtractor,
+	scope?: PagingScope,
 ): Promise<IDataObject[]> {
 	if (paging === 'pbx') {
-		return await pbxPages(client, request, limit, extract ?? ((r) => (r.body as PbxList)?.items ?? []));
+		return await pbxPages(client, request, limit, extract ?? ((r) => (r.body as PbxList)?.items ?? []), scope);
 	}
 	const fromBody = extract ?? ((r: ApiResponse) => recordsOf(r.body));
-	if (paging === 'offset') return await offsetPages(client, request, limit, fromBody);
+	if (paging === 'offset') return await offsetPages(client, request, limit, fromBody, scope);
 	const all = fromBody(await client.request(request));
 	return limit === undefined ? all : all.slice(0, limit);
 }

@@ -1,7 +1,46 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ApiClient, ApiRequest } from '../../../nodes/shared/operation';
-import { PBX_MAX_PAGE_SIZE, collectList, pagesNeeded, recordsOf } from '../../../nodes/shared/pagination';
+import {
+	MAX_RETURN_ALL_RECORDS,
+	OFFSET_PAGE_SIZE,
+	PBX_MAX_PAGE_SIZE,
+	collectList,
+	pagesNeeded,
+	recordsOf,
+} from '../../../nodes/shared/pagination';
+
+const NODE: INode = { id: 'n', name: 'Node', type: 'test', typeVersion: 1, position: [0, 0], parameters: {} };
+
+/** Requests a scripted server answers before it fails the test: paging that does not stop would never yield to Jest's timeout. */
+const RUNAWAY = 1_000;
+
+/** A client whose every answer comes from `answer`, recording each request. */
+function scripted(answer: (req: ApiRequest, count: number) => unknown) {
+	const requests: ApiRequest[] = [];
+	const client: ApiClient = {
+		stream: async () => {
+			throw new Error('no streams in paging');
+		},
+		environment: async () => ({ absoluteUrl: (p) => p, variables: {}, redact: (text) => text }),
+		request: async <T>(req: ApiRequest) => {
+			if (requests.length >= RUNAWAY) throw new Error(`runaway paging: more than ${RUNAWAY} requests`);
+			requests.push(req);
+			return { status: 200, headers: {}, body: answer(req, requests.length) as T };
+		},
+	};
+	return { client, requests };
+}
+
+async function failureOf(promise: Promise<unknown>) {
+	try {
+		await promise;
+	} catch (error) {
+		return error as NodeOperationError;
+	}
+	throw new Error('expected a failure');
+}
 
 /** A fake PBX list of `total` records that pages the way the spec says, recording each request. */
 function pbxList(total: number) {
@@ -16,7 +55,8 @@ function pbxList(total: number) {
 			const query = req.url ? Object.fromEntries(new URL(req.url).searchParams) : (req.qs as IDataObject);
 			const pageSize = Math.min(PBX_MAX_PAGE_SIZE, Number(query.pageSize ?? 20));
 			const page = Number(query.page ?? 1);
-			const items = Array.from({ length: total }, (_v, i) => ({ n: i + 1 })).slice((page - 1) * pageSize, page * pageSize);
+			const first = (page - 1) * pageSize;
+			const items = Array.from({ length: Math.max(0, Math.min(pageSize, total - first)) }, (_v, i) => ({ n: first + i + 1 }));
 			const nextPage = page * pageSize < total ? `https://pbx.test/list?pageSize=${pageSize}&page=${page + 1}` : undefined;
 			return { status: 200, headers: {}, body: { totalItems: total, pageSize, page, items, ...(nextPage ? { nextPage } : {}) } as T };
 		},
@@ -88,6 +128,43 @@ describe('Hosted PBX paging', () => {
 		expect(await collectList(client, 'pbx', LIST, undefined)).toEqual([]);
 		expect(requests).toHaveLength(1);
 	});
+
+	test('Return All against a server that always answers a full page with nextPage stops at the cap with an error, after 500 requests', async () => {
+		const { client, requests } = scripted((req) => {
+			const page = Number(req.qs?.page);
+			return { items: Array.from({ length: PBX_MAX_PAGE_SIZE }, (_v, i) => ({ n: (page - 1) * PBX_MAX_PAGE_SIZE + i })), nextPage: `https://pbx.test/list?page=${page + 1}` };
+		});
+		const error = await failureOf(collectList(client, 'pbx', LIST, undefined, undefined, { node: NODE, itemIndex: 0 }));
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.message).toMatch(/^Return All: the list has more than 100,000 records/);
+		expect(error.description).toMatch(/at most 100,000 records/);
+		expect(error.description).toMatch(/set a Limit, or narrow the date range or filters/);
+		expect(error.context.field).toBe('Return All');
+		expect(requests).toHaveLength(MAX_RETURN_ALL_RECORDS / PBX_MAX_PAGE_SIZE);
+	});
+
+	test('a PBX list of exactly the cap is returned whole', async () => {
+		const { client, requests } = pbxList(MAX_RETURN_ALL_RECORDS);
+		expect(await collectList(client, 'pbx', LIST, undefined)).toHaveLength(MAX_RETURN_ALL_RECORDS);
+		expect(requests).toHaveLength(MAX_RETURN_ALL_RECORDS / PBX_MAX_PAGE_SIZE);
+	});
+
+	test('a PBX server that ignores page stops after the repeated page with a clear error: 2 requests', async () => {
+		const { client, requests } = scripted(() => ({ items: Array.from({ length: PBX_MAX_PAGE_SIZE }, (_v, n) => ({ n })), nextPage: 'https://pbx.test/list?page=2' }));
+		const error = await failureOf(collectList(client, 'pbx', LIST, undefined, undefined, { node: NODE }));
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toMatch(/^The API answered the same page again: request 2 brought the same 200 records as request 1, so it ignores `page`/);
+		expect(error.description).toMatch(/Nothing more was requested/);
+		expect(requests).toHaveLength(2);
+	});
+
+	test('a page of 250,000 records is collected without overflowing the call stack', async () => {
+		const items = Array.from({ length: 250_000 }, (_v, n) => ({ n }));
+		const { client } = scripted(() => ({ items }));
+		const records = await collectList(client, 'pbx', LIST, 250_000);
+		expect(records).toHaveLength(250_000);
+		expect(records.at(-1)).toEqual({ n: 249_999 });
+	});
 });
 
 describe('offset paging', () => {
@@ -125,6 +202,49 @@ describe('offset paging', () => {
 		const { client, requests } = offsetList(1200);
 		expect(await collectList(client, 'offset', { method: 'GET', path: '/cdr' }, 30)).toHaveLength(30);
 		expect(requests.map((r) => r.qs)).toEqual([{ start: 0, limit: 30 }]);
+	});
+
+	test('a server that ignores start stops after the repeated page with a clear error: 2 requests', async () => {
+		const { client, requests } = scripted(() => ({ success: true, data: Array.from({ length: OFFSET_PAGE_SIZE }, (_v, row) => ({ row })) }));
+		const error = await failureOf(collectList(client, 'offset', { method: 'POST', path: '/cdr', body: {} }, undefined, undefined, { node: NODE, itemIndex: 3 }));
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toMatch(/^The API answered the same page again: request 2 brought the same 500 records as request 1, so it ignores `start`; paging stopped/);
+		expect(error.description).toMatch(/Turn off Return All and set a Limit/);
+		expect(error.context.itemIndex).toBe(3);
+		expect(requests).toHaveLength(2);
+	});
+
+	test('without a node to name, the repeated page is still an error with its description', async () => {
+		const { client, requests } = scripted(() => ({ data: Array.from({ length: OFFSET_PAGE_SIZE }, (_v, row) => ({ row })) }));
+		const error = await failureOf(collectList(client, 'offset', { method: 'GET', path: '/cdr' }, undefined));
+		expect(error.message).toMatch(/same page again/);
+		expect(error.description).toMatch(/Nothing more was requested/);
+		expect(requests).toHaveLength(2);
+	});
+
+	test('Return All over a server that never answers a short page stops at the cap: 201 requests, the last asking for one record', async () => {
+		const { client, requests } = scripted((req) => {
+			const { start, limit } = req.body as { start: number; limit: number };
+			return { success: true, data: Array.from({ length: limit }, (_v, i) => ({ row: start + i })) };
+		});
+		const error = await failureOf(collectList(client, 'offset', { method: 'POST', path: '/cdr', body: {} }, undefined, undefined, { node: NODE }));
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.message).toMatch(/more than 100,000 records, so paging stopped after 201 requests/);
+		expect(requests).toHaveLength(MAX_RETURN_ALL_RECORDS / OFFSET_PAGE_SIZE + 1);
+		expect(requests.at(-1)?.body).toEqual({ start: MAX_RETURN_ALL_RECORDS, limit: 1 });
+	});
+
+	test('a list of exactly the cap is returned whole', async () => {
+		const { client, requests } = offsetList(MAX_RETURN_ALL_RECORDS);
+		expect(await collectList(client, 'offset', { method: 'GET', path: '/cdr' }, undefined)).toHaveLength(MAX_RETURN_ALL_RECORDS);
+		expect(requests).toHaveLength(MAX_RETURN_ALL_RECORDS / OFFSET_PAGE_SIZE + 1);
+	});
+
+	test('a page of 250,000 records from a server that ignores limit is collected without overflowing the call stack', async () => {
+		const rows = Array.from({ length: 250_000 }, (_v, row) => ({ row }));
+		const { client, requests } = scripted((req) => ({ data: Number(req.qs?.start) === 0 ? rows : [] }));
+		expect(await collectList(client, 'offset', { method: 'GET', path: '/cdr' }, 300_000)).toHaveLength(250_000);
+		expect(requests).toHaveLength(2);
 	});
 });
 
