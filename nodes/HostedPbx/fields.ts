@@ -11,18 +11,62 @@ import { binaryPropertyField } from '../shared/describe';
 import type { ApiPath, ApiResponse, BodyStream, OperationSpec, Params } from '../shared/operation';
 import { FileOutput } from '../shared/operation';
 import { idFromUri, withArticle } from '../shared/params';
+import { UnexpectedAnswer, isRecord } from '../shared/responseShape';
 import { createClient } from '../shared/transport';
 
-/** Every record with an `id` taken from its `uri`, so workflows can map it straight into the next call. */
+/**
+ * Every record with an `id` taken from its `uri`, so workflows can map it straight into the next call.
+ * Anything that is not a record (a `null` in a list) is passed on unchanged for the executor to wrap.
+ */
 export function withId(record: IDataObject): IDataObject {
+	if (!isRecord(record)) return record;
 	return record.id === undefined && typeof record.uri === 'string' ? { id: idFromUri(record.uri), ...record } : record;
 }
 
-/** PBX records: the items of a list wrapper, or the one representation answered. */
-export function pbxRecords(response: ApiResponse): IDataObject[] {
-	const body = response.body as IDataObject | undefined;
-	if (body && Array.isArray(body.items)) return (body.items as IDataObject[]).map(withId);
-	return body && typeof body === 'object' ? [withId(body)] : [];
+/**
+ * What an answer must be: `record` (one representation), `optional` (a call whose answer the
+ * contract does not show: anything but a record gives no records, and the operation says what it
+ * did instead), or `any` (the list wrapper, or one representation: real list answers from the
+ * public docs show both).
+ */
+export type PbxAnswer = 'record' | 'optional' | 'any';
+
+/**
+ * PBX records: the items of a list wrapper, or the one representation answered. An answer
+ * without a body (let through only where the contract promises none) gives no records; any other
+ * answer that is neither a record nor a list (text, null, a number) is an error naming `operation`,
+ * never an empty result. Non-record elements of a list are passed on unchanged.
+ */
+export function pbxRecords(response: ApiResponse, operation = 'A Hosted PBX request', expected: PbxAnswer = 'any'): IDataObject[] {
+	const { body } = response;
+	if (body === undefined || body === '') return [];
+	const unexpected = (what: string) =>
+		new UnexpectedAnswer(hostedPbxApi.label, operation, body, what, { sent: !/^(get|search|list)\b/i.test(operation) });
+	if (Array.isArray(body)) {
+		if (expected === 'optional') return [];
+		if (expected === 'record') throw unexpected('a record');
+		return (body as IDataObject[]).map(withId);
+	}
+	if (isRecord(body)) {
+		const record = body as IDataObject;
+		if (Array.isArray(record.items)) return (record.items as IDataObject[]).map(withId);
+		return [withId(record)];
+	}
+	if (expected === 'optional') return [];
+	throw unexpected(expected === 'any' ? 'a record or a list' : 'a record');
+}
+
+/** Exactly one record from an answer that must be one (a read before a write): anything else is an error. */
+export function pbxRecord(response: ApiResponse, operation: string): IDataObject {
+	const body = response.body;
+	if (isRecord(body) && !Array.isArray(body.items)) return withId(body);
+	const answered = isRecord(body) ? body.items : body;
+	throw new UnexpectedAnswer(hostedPbxApi.label, operation, answered, 'a record');
+}
+
+/** An operation's output: the records of its answer, which must be what `expected` says. */
+export function pbxOutput(operation: string, expected: PbxAnswer) {
+	return (response: ApiResponse): IDataObject[] => pbxRecords(response, operation, expected);
 }
 
 export const CUSTOMER = 'customerId';
@@ -130,7 +174,8 @@ async function searchCollection(
 		qs: paginationToken ? undefined : { pageSize: SEARCH_PAGE_SIZE },
 	});
 	const needle = (filter ?? '').toLowerCase();
-	const results: INodeListSearchItems[] = pbxRecords(response)
+	const results: INodeListSearchItems[] = pbxRecords(response, 'Search the list')
+		.filter(isRecord)
 		.map((record) => ({ name: label(record), value: String(record.id), url: String(record.uri ?? '') }))
 		.filter((item) => !needle || item.name.toLowerCase().includes(needle) || item.value === needle);
 	return { results, paginationToken: (response.body as IDataObject)?.nextPage as string | undefined };
@@ -158,11 +203,9 @@ async function searchEndpoints(
 		qs: { pageSize: SEARCH_PAGE_SIZE },
 	});
 	const seen = new Map<string, string>();
-	for (const number of pbxRecords(response)) {
-		const destinations = [
-			number.destination,
-			...((number.routingRules as IDataObject[] | undefined) ?? []).map((rule) => rule.destination),
-		];
+	for (const number of pbxRecords(response, 'Search endpoints').filter(isRecord)) {
+		const rules = Array.isArray(number.routingRules) ? (number.routingRules as unknown[]) : [];
+		const destinations = [number.destination, ...rules.map((rule) => (isRecord(rule) ? rule.destination : undefined))];
 		for (const destination of destinations) {
 			if (typeof destination !== 'string' || !destination.includes('/endpoints/')) continue;
 			const id = idFromUri(destination);
@@ -206,7 +249,8 @@ export const listSearchMethods = {
 			['outgoingcallerids', 'phonenumbers'].map(async (collection) =>
 				pbxRecords(
 					await client.request({ method: 'GET', ...customerPath(customer, `/${collection}`), qs: { pageSize: SEARCH_PAGE_SIZE } }),
-				),
+					'Search SMS senders',
+				).filter(isRecord),
 			),
 		);
 		const senders = [
@@ -265,7 +309,7 @@ export function getManyOperation(
 		paging: 'pbx',
 		validate: options.validate,
 		request: (p) => ({ method: 'GET', ...customerPath(p, `/${options.collection}`), qs: options.query?.(p) }),
-		output: pbxRecords,
+		output: pbxOutput(`Get many ${options.plural}`, 'any'),
 	};
 }
 
@@ -292,7 +336,7 @@ export function getOneOperation(options: CollectionOptions): OperationSpec {
 		description: `Get one ${options.singular} by its ID`,
 		fields: [customerField, idFieldOf(options)],
 		request: (p) => ({ method: 'GET', ...recordPath(options, p) }),
-		output: pbxRecords,
+		output: pbxOutput(`Get ${withArticle(options.singular)}`, 'record'),
 	};
 }
 

@@ -1,6 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { platformApi } from '../shared/apis';
 import type { ApiClient, ApiPath } from '../shared/operation';
+import { UnexpectedAnswer, isRecord } from '../shared/responseShape';
 
 export const WEBHOOKS_PATH = '/convai/v1/webhooks';
 export const EVENT_TYPES = ['conversation.initiating', 'conversation.completed'] as const;
@@ -8,32 +10,39 @@ export const DEFAULT_TIMEOUT_MS = 5000;
 
 /**
  * The API does not fix the webhook record's identifier name: `webhook_id`, `id` and
- * `webhookId` are all read, and every record gets `id` for mapping.
+ * `webhookId` are all read, and every record gets `id` for mapping. Anything that is not a record
+ * (a `null` in a list) is passed on unchanged.
  */
 export function normaliseWebhook(record: IDataObject): IDataObject {
+	if (!isRecord(record)) return record;
 	const id = record.webhook_id ?? record.webhookId ?? record.id;
 	return id === undefined ? record : { id: String(id), ...record };
 }
 
-/** Webhook records from a list answer: a bare array, or inside `webhooks`, `data` or `items`. */
-export function webhookRecords(body: unknown): IDataObject[] {
+/**
+ * Webhook records from a list answer: a bare array, or inside `webhooks`, `data` or `items`.
+ * An answer that is no list and no object (text, null, a number) is an error naming `operation`.
+ */
+export function webhookRecords(body: unknown, operation = 'List the webhooks'): IDataObject[] {
 	if (Array.isArray(body)) return (body as IDataObject[]).map(normaliseWebhook);
-	if (body && typeof body === 'object') {
-		const record = body as IDataObject;
-		for (const key of ['webhooks', 'data', 'items', 'results']) {
-			if (Array.isArray(record[key])) return (record[key] as IDataObject[]).map(normaliseWebhook);
-		}
-		const nested = record.data;
-		if (nested && typeof nested === 'object' && !Array.isArray(nested)) return [normaliseWebhook(nested as IDataObject)];
+	if (!isRecord(body)) throw new UnexpectedAnswer(platformApi.label, operation, body, 'a list');
+	for (const key of ['webhooks', 'data', 'items', 'results']) {
+		if (Array.isArray(body[key])) return (body[key] as IDataObject[]).map(normaliseWebhook);
 	}
+	const nested = body.data;
+	if (isRecord(nested)) return [normaliseWebhook(nested)];
 	return [];
 }
 
-/** One webhook record from a create or get answer, unwrapped from `data` or `webhook` when enveloped. */
-export function webhookRecord(body: unknown): IDataObject {
-	const record = (body ?? {}) as IDataObject;
-	const inner = (record.webhook ?? record.data) as IDataObject | undefined;
-	return normaliseWebhook(inner && typeof inner === 'object' && !Array.isArray(inner) ? inner : record);
+/**
+ * One webhook record from a create or get answer, unwrapped from `data` or `webhook` when enveloped.
+ * An answer that is no object (text, null, a list) is an error naming `operation`; `sent` when the
+ * request changed something.
+ */
+export function webhookRecord(body: unknown, operation = 'A webhook request', sent = false): IDataObject {
+	if (!isRecord(body)) throw new UnexpectedAnswer(platformApi.label, operation, body, 'a record', { sent });
+	const inner = body.webhook ?? body.data;
+	return normaliseWebhook(isRecord(inner) ? inner : body);
 }
 
 /**
@@ -41,8 +50,9 @@ export function webhookRecord(body: unknown): IDataObject {
  * the Voice Agent Trigger's among them) masked; the names stay, so a user sees what is set.
  */
 export function maskedWebhook(record: IDataObject): IDataObject {
+	if (!isRecord(record)) return record;
 	const headers = record.request_headers;
-	if (!headers || typeof headers !== 'object' || Array.isArray(headers)) return record;
+	if (!isRecord(headers)) return record;
 	return { ...record, request_headers: Object.fromEntries(Object.keys(headers).map((name) => [name, '***'])) };
 }
 
@@ -63,6 +73,7 @@ export async function findWebhookInScope(
 	});
 	return webhookRecords(response.body).find(
 		(w) =>
+			isRecord(w) &&
 			(w.event_type === undefined || w.event_type === eventType) &&
 			(agentId ? w.agent_id === agentId : w.agent_id === undefined || w.agent_id === null || w.agent_id === ''),
 	);

@@ -1,17 +1,38 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { platformApi } from '../../shared/apis';
 import type { ResourceSpec } from '../../shared/operation';
+import { UnexpectedAnswer, isRecord } from '../../shared/responseShape';
 import { issues, matches, required } from '../../shared/validation';
 import { operatorNameList } from '../events';
 import { INTELLIGENCE_PATH } from '../stream';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The configuration record, unwrapped from `data` or `configuration` when enveloped. */
+const UPGRADE = 'Upgrade configuration operators';
+
+/**
+ * The configuration record, unwrapped from `data` or `configuration` when enveloped. The upgrade
+ * has been asked for by then, so an answer that is no record is an error saying it may have taken effect.
+ */
 function configurationRecord(body: unknown): IDataObject {
-	const record = (body ?? {}) as IDataObject;
-	const inner = (record.configuration ?? record.data) as IDataObject | undefined;
-	return inner && typeof inner === 'object' && !Array.isArray(inner) && 'operators' in inner ? inner : record;
+	if (!isRecord(body)) throw new UnexpectedAnswer(platformApi.label, UPGRADE, body, 'a configuration record', { sent: true });
+	const inner = body.configuration ?? body.data;
+	return isRecord(inner) && 'operators' in inner ? inner : body;
+}
+
+/**
+ * The pinned operator references: the contract's array (absent: none). A value that is no array is
+ * an error; an element that is no object cannot be a reference, so it is not counted as upgraded
+ * (it stays in `operators` as answered).
+ */
+function operatorReferences(record: IDataObject): IDataObject[] {
+	const operators = record.operators;
+	if (operators === undefined || operators === null) return [];
+	if (!Array.isArray(operators)) {
+		throw new UnexpectedAnswer(platformApi.label, UPGRADE, operators, 'a list of operator references in `operators`', { sent: true });
+	}
+	return (operators as unknown[]).filter(isRecord);
 }
 
 export const configuration: ResourceSpec = {
@@ -22,7 +43,7 @@ export const configuration: ResourceSpec = {
 		{
 			value: 'upgradeOperators',
 			name: 'Upgrade Operators',
-			action: 'Upgrade configuration operators',
+			action: UPGRADE,
 			description:
 				'Move pinned operator references to their current versions (all, or the ones named); the configuration version goes up',
 			fields: [
@@ -73,7 +94,7 @@ export const configuration: ResourceSpec = {
 			// The answer does not list what moved: named upgrades moved those names; "all" moved every reference now current.
 			output: (response, p) => {
 				const record = configurationRecord(response.body);
-				const operators = (record.operators as IDataObject[] | undefined) ?? [];
+				const operators = operatorReferences(record);
 				const requested = p.upgrade === 'named' ? operatorNameList(p.operators) : undefined;
 				const upgraded = operators
 					.filter((op) => (requested ? requested.includes(String(op.name)) : op.current_version === undefined || op.version === op.current_version))

@@ -1,4 +1,5 @@
 import type { ResourceSpec } from '../../shared/operation';
+import { pbxOutput } from '../fields';
 
 export const authToken: ResourceSpec = {
 	value: 'authToken',
@@ -12,6 +13,7 @@ export const authToken: ResourceSpec = {
 			description:
 				'Get a single-use token that authorises one read-only request (as the tokenid query parameter), e.g. a browser downloading a recording',
 			request: () => ({ method: 'GET', path: '/tokengenerator' }),
+			output: pbxOutput('Generate a single-use token', 'record'),
 		},
 	],
 };

@@ -194,7 +194,8 @@ export const call: ResourceSpec = {
 				};
 			},
 			output: (response, p) => {
-				const records = pbxRecords(response);
+				// The contract shows no body: an answer that is not a record says what was asked instead.
+				const records = pbxRecords(response, 'Make a charged click-to-call', 'optional');
 				return records.length ? records : { success: true, endpointId: String(p.endpointId), to: String(p.to) };
 			},
 		},

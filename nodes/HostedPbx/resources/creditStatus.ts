@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ResourceSpec } from '../../shared/operation';
+import { isRecord } from '../../shared/responseShape';
 import { customerField, customerPath, pbxRecords } from '../fields';
 
 /**
@@ -8,6 +9,7 @@ import { customerField, customerPath, pbxRecords } from '../fields';
  * `creditRemaining`. Both are read; `balance` is set from whichever is present, the original kept.
  */
 function withBalance(record: IDataObject): IDataObject {
+	if (!isRecord(record)) return record;
 	if (record.balance === undefined && record.creditRemaining !== undefined) return { ...record, balance: record.creditRemaining };
 	return record;
 }
@@ -24,7 +26,7 @@ export const creditStatus: ResourceSpec = {
 			description: 'Get whether the account is prepaid or postpaid and its balance in GBP',
 			fields: [customerField],
 			request: (p) => ({ method: 'GET', ...customerPath(p, '/creditstatus') }),
-			output: (response) => pbxRecords(response).map(withBalance),
+			output: (response) => pbxRecords(response, 'Get the credit status', 'record').map(withBalance),
 		},
 	],
 };

@@ -1,5 +1,5 @@
 import type { ResourceSpec } from '../../shared/operation';
-import { customerField, customerPath, pbxRecords } from '../fields';
+import { customerField, customerPath, pbxOutput } from '../fields';
 
 export const customer: ResourceSpec = {
 	value: 'customer',
@@ -13,7 +13,7 @@ export const customer: ResourceSpec = {
 			description: 'Get one customer account: company, primary contact, address and links to its sub-resources',
 			fields: [customerField],
 			request: (p) => ({ method: 'GET', ...customerPath(p) }),
-			output: pbxRecords,
+			output: pbxOutput('Get a customer', 'record'),
 		},
 		{
 			value: 'getAll',
@@ -23,7 +23,7 @@ export const customer: ResourceSpec = {
 				'List the customers this user can see: its own account, or every account a reseller owns',
 			paging: 'pbx',
 			request: () => ({ method: 'GET', path: '/customers' }),
-			output: pbxRecords,
+			output: pbxOutput('Get many customers', 'any'),
 		},
 	],
 };

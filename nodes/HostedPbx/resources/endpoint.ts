@@ -1,5 +1,5 @@
 import type { ApiPath, Params, ResourceSpec } from '../../shared/operation';
-import { customerField, customerPath, endpointField, pbxRecords } from '../fields';
+import { customerField, customerPath, endpointField, pbxOutput, pbxRecords } from '../fields';
 
 function phoneStatusPath(p: Params): ApiPath {
 	const customer = customerPath(p, '/endpoints/{endpointId}/phonestatus');
@@ -18,7 +18,7 @@ export const endpoint: ResourceSpec = {
 			description: 'Read whether Do Not Disturb is set on an endpoint',
 			fields: [customerField, endpointField],
 			request: (p) => ({ method: 'GET', ...phoneStatusPath(p) }),
-			output: pbxRecords,
+			output: pbxOutput('Get the Do Not Disturb status of an endpoint', 'record'),
 		},
 		{
 			value: 'setDnd',
@@ -46,7 +46,7 @@ export const endpoint: ResourceSpec = {
 			}),
 			// The API answers 200; its body is the updated status where the service sends one.
 			output: (response, p) => {
-				const records = pbxRecords(response);
+				const records = pbxRecords(response, 'Set Do Not Disturb on an endpoint', 'optional');
 				return records.length ? records : { endpointId: String(p.endpointId), dndActive: Boolean(p.dndActive) };
 			},
 		},

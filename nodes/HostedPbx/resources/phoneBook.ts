@@ -9,6 +9,8 @@ import {
 	getManyOperation,
 	getOneOperation,
 	idFieldOf,
+	pbxOutput,
+	pbxRecord,
 	pbxRecords,
 	recordPath,
 } from '../fields';
@@ -96,7 +98,7 @@ export const phoneBook: ResourceSpec = {
 				...customerPath(p, '/phonebook'),
 				body: entryBody({ name: p.name, phoneNumber: p.phoneNumber, ...(p.additionalFields ?? {}) }),
 			}),
-			output: pbxRecords,
+			output: pbxOutput('Create a phone book entry', 'record'),
 		},
 		{
 			value: 'delete',
@@ -150,12 +152,13 @@ export const phoneBook: ResourceSpec = {
 			// The API's PUT takes the full representation: read the entry, apply the changes, write it back.
 			run: async ({ client }, p) => {
 				const path = recordPath(PHONEBOOK, p);
-				const current = (await client.request<IDataObject>({ method: 'GET', ...path })).body;
+				// Only a record is merged: text or null read here would write an entry made of the changes alone.
+				const current = pbxRecord(await client.request({ method: 'GET', ...path }), 'Update a phone book entry (reading it first; nothing was changed)');
 				const { removeSpeedDial, ...changes } = updateFields(p);
 				const merged: IDataObject = { ...current, ...compact(changes) };
 				if (removeSpeedDial) delete merged.speedDial;
 				const response = await client.request({ method: 'PUT', ...path, body: entryBody(merged) });
-				return pbxRecords(response);
+				return pbxRecords(response, 'Update a phone book entry', 'record');
 			},
 		},
 	],

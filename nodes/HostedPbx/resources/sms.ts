@@ -1,6 +1,6 @@
 import type { ResourceSpec } from '../../shared/operation';
 import { issues, maxLength, phoneNumber, required } from '../../shared/validation';
-import { customerField, customerPath, getManyOperation, getOneOperation, pbxRecords } from '../fields';
+import { customerField, customerPath, getManyOperation, getOneOperation, pbxOutput } from '../fields';
 
 const SMS = { collection: 'sms', id: 'smsId', singular: 'SMS message', plural: 'SMS messages' };
 
@@ -74,7 +74,7 @@ export const sms: ResourceSpec = {
 					body: String(p.body),
 				},
 			}),
-			output: pbxRecords,
+			output: pbxOutput('Send a charged SMS', 'record'),
 		},
 	],
 };

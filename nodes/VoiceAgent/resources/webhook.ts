@@ -132,7 +132,7 @@ export const webhook: ResourceSpec = {
 					timeout_ms: extra.timeoutMs === undefined ? undefined : Number(extra.timeoutMs),
 				});
 				try {
-					return maskedWebhook(webhookRecord((await client.request({ method: 'POST', path: WEBHOOKS_PATH, body })).body));
+					return maskedWebhook(webhookRecord((await client.request({ method: 'POST', path: WEBHOOKS_PATH, body })).body, 'Create a webhook', true));
 				} catch (error) {
 					if ((error as NodeApiError).httpCode !== '409') throw asNodeError(node.getNode(), error);
 					const existing = await findWebhookInScope(client, String(p.eventType), agentId).catch(() => undefined);
@@ -163,7 +163,7 @@ export const webhook: ResourceSpec = {
 			fields: [webhookIdField],
 			validate: (p) => issues(required('Webhook ID', p.webhookId)),
 			request: (p) => ({ method: 'GET', ...webhookPath(p.webhookId) }),
-			output: (response) => maskedWebhook(webhookRecord(response.body)),
+			output: (response) => maskedWebhook(webhookRecord(response.body, 'Get a webhook')),
 		},
 		{
 			value: 'getAll',
@@ -183,7 +183,7 @@ export const webhook: ResourceSpec = {
 				path: WEBHOOKS_PATH,
 				qs: compact({ agent_id: p.filters?.agentId, event_type: p.filters?.eventType }),
 			}),
-			output: (response) => webhookRecords(response.body).map(maskedWebhook),
+			output: (response) => webhookRecords(response.body, 'Get many webhooks').map(maskedWebhook),
 		},
 	],
 };

@@ -4,6 +4,8 @@ import { binaryPropertyField } from '../../shared/describe';
 import type { ResourceSpec } from '../../shared/operation';
 import { FileOutput } from '../../shared/operation';
 import { issues, matches, required } from '../../shared/validation';
+import { wholesaleVoiceApi } from '../../shared/apis';
+import { UnexpectedAnswer, isRecord } from '../../shared/responseShape';
 import { ACCOUNT_PATH } from '../fields';
 
 export const invoice: ResourceSpec = {
@@ -67,9 +69,15 @@ export const invoice: ResourceSpec = {
 			request: (p) => ({ method: 'GET', path: `${ACCOUNT_PATH}/credit/invoices/{status}`, pathParams: { status: p.status } }),
 			// One item per invoice; the totals due travel on each so a workflow can compare.
 			output: (response) => {
-				const body = (response.body ?? {}) as IDataObject;
-				const invoices = (body.Invoices ?? []) as IDataObject[];
-				return invoices.map((entry) => ({ ...entry, TotalDue: body.TotalDue ?? null, TotalOverDue: body.TotalOverDue ?? null }));
+				// The contract's answer is an object (`Invoices`, `TotalDue`): text, null or a number is no empty list.
+				const body = response.body;
+				if (!isRecord(body)) throw new UnexpectedAnswer(wholesaleVoiceApi.label, 'Get many invoices', body, 'an object with Invoices');
+				const invoices = body.Invoices ?? [];
+				if (!Array.isArray(invoices)) throw new UnexpectedAnswer(wholesaleVoiceApi.label, 'Get many invoices', invoices, 'a list in Invoices');
+				// An entry that is no record is passed on as answered, not made into totals alone.
+				return (invoices as unknown[]).map((entry) =>
+					isRecord(entry) ? { ...entry, TotalDue: body.TotalDue ?? null, TotalOverDue: body.TotalOverDue ?? null } : (entry as IDataObject),
+				);
 			},
 		},
 	],

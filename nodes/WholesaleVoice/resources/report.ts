@@ -4,6 +4,8 @@ import { binaryPropertyField } from '../../shared/describe';
 import type { ResourceSpec } from '../../shared/operation';
 import { compact } from '../../shared/params';
 import { issues, matches, required } from '../../shared/validation';
+import { wholesaleVoiceApi } from '../../shared/apis';
+import { UnexpectedAnswer, isRecord } from '../../shared/responseShape';
 import { ACCOUNT_PATH, dateField, keyedToList, plainDate } from '../fields';
 import { fetchReportFile, goneError, reportFields, reportIssues, reportOutput, runReport } from '../reports';
 import { validateLatestCount, validateReportDate } from '../validation';
@@ -57,7 +59,13 @@ export const report: ResourceSpec = {
 			action: 'List uncollected report files',
 			description: 'List the report files that are ready and not collected yet',
 			request: () => ({ method: 'GET', path: '/v3/files/{ACCOUNT}' }),
-			output: (response) => keyedToList(response.body, 'hash'),
+			// An object keyed by hash (a list is taken as it is); text, null or a number is no empty list.
+			output: (response) => {
+				if (!isRecord(response.body) && !Array.isArray(response.body)) {
+					throw new UnexpectedAnswer(wholesaleVoiceApi.label, 'List uncollected report files', response.body, 'an object keyed by file hash');
+				}
+				return keyedToList(response.body, 'hash');
+			},
 		},
 		{
 			value: 'request',

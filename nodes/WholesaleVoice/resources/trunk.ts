@@ -2,6 +2,7 @@ import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodePr
 
 import { wholesaleVoiceApi } from '../../shared/apis';
 import type { ApiPath, ApiResponse, RequestEnvironment, ResourceSpec } from '../../shared/operation';
+import { UnexpectedAnswer, isRecord } from '../../shared/responseShape';
 import { createClient } from '../../shared/transport';
 import { VOICE_PATH, asDisplayed, unwrap, wholesaleItems } from '../fields';
 import { validateTrunkDeletion, validateTrunkName, validateTrunkType, validateTrunkUpdate } from '../validation';
@@ -31,17 +32,26 @@ export const trunkField: INodeProperties = {
 	],
 };
 
-/** The trunk list: an array of records or of names, or an object keyed by trunk name (the spec does not show its shape). */
-export function trunkRecords(response: ApiResponse): IDataObject[] {
+/**
+ * The trunk list: an array of records or of names, or an object keyed by trunk name (the spec does
+ * not show its shape). Anything else (text, null, a number) is an error: a string's characters are
+ * not trunks.
+ */
+export function trunkRecords(response: ApiResponse, operation = 'Get many trunks'): IDataObject[] {
 	const body = unwrap(response.body);
-	if (Array.isArray(body)) return body.map((entry: unknown) => (entry && typeof entry === 'object' ? (entry as IDataObject) : { name: String(entry) }));
-	return Object.entries((body ?? {}) as IDataObject).map(([name, value]) => (value && typeof value === 'object' ? { name, ...(value as IDataObject) } : { name, value: value as string }));
+	// A bare name becomes a record; anything else that is no record (null) is passed on as answered, never named "null".
+	if (Array.isArray(body)) {
+		return body.map((entry: unknown) => (typeof entry === 'string' || typeof entry === 'number' ? { name: String(entry) } : (entry as IDataObject)));
+	}
+	if (!isRecord(body)) throw new UnexpectedAnswer(wholesaleVoiceApi.label, operation, body, 'a list of trunks');
+	return Object.entries(body).map(([name, value]) => (value && typeof value === 'object' ? { name, ...(value as IDataObject) } : { name, value: value as string }));
 }
 
 /** The trunk list search: the account's active trunks (a new one may take a moment to appear). */
 export async function searchTrunks(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const client = createClient(this, wholesaleVoiceApi);
-	const names = trunkRecords(await client.request({ method: 'GET', path: `${VOICE_PATH}/trunks` }))
+	const names = trunkRecords(await client.request({ method: 'GET', path: `${VOICE_PATH}/trunks` }), 'Search trunks')
+		.filter(isRecord)
 		.map((trunk) => String(trunk.name ?? trunk.trunk ?? ''))
 		.filter((name) => name !== '' && (!filter || name.toLowerCase().includes(filter.toLowerCase())));
 	return { results: names.map((name) => ({ name, value: name })) };
@@ -176,7 +186,7 @@ export const trunk: ResourceSpec = {
 			description: 'List the active trunks of the account (a new trunk may take a moment to appear)',
 			paging: 'client',
 			request: () => ({ method: 'GET', path: `${VOICE_PATH}/trunks` }),
-			output: trunkRecords,
+			output: (response) => trunkRecords(response),
 		},
 		{
 			value: 'update',
