@@ -80,6 +80,12 @@ export const MAX_TIMEOUT_SECONDS = 3600;
 export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 /** Files streamed into n8n binary data (recordings, invoices): larger ones fail while they stream. */
 export const MAX_FILE_BYTES = 1024 * 1024 * 1024;
+/**
+ * Slowest average a file download may keep once it has run as long as the timeout: a server that
+ * drips a byte now and then never stalls long enough to be silent, but cannot hold a download
+ * (and its execution) for hours either. A call recording plays at 16 KB/s; this is a quarter of that.
+ */
+export const MIN_FILE_BYTES_PER_SECOND = 4096;
 
 /** A number setting of the credential, checked: the default when unset, an error message when invalid. */
 function credentialNumber(
@@ -321,7 +327,12 @@ async function readBody(body: unknown, limit: number, signal: AbortSignal, decla
  * bytes are read through a generator of our own that gives up on silence by itself, so the
  * stream handed on fails when the server stalls even if the source cannot be destroyed then.
  */
-function guardedStream(body: unknown, idleMs: number, limit: number, onTooLarge: () => Error, onIdle: () => Error): BodyStream {
+function guardedStream(
+	body: unknown,
+	idleMs: number,
+	limit: number,
+	failures: { tooLarge: () => Error; idle: () => Error; tooSlow: () => Error },
+): BodyStream {
 	if (!isStream(body)) return toBuffer(body);
 	const source = body;
 	// Readable.from without importing node:stream (n8n Cloud allows no imports): the source's class has it.
@@ -329,8 +340,9 @@ function guardedStream(body: unknown, idleMs: number, limit: number, onTooLarge:
 	if (typeof from !== 'function') return source;
 	const silence = new AbortController();
 	const watchdog = new Watchdog(idleMs, () => silence.abort());
+	const started = Date.now();
 	async function* guarded(): AsyncGenerator<Buffer> {
-		const silent = abortion(silence.signal, onIdle);
+		const silent = abortion(silence.signal, failures.idle);
 		const reader = source[Symbol.asyncIterator]();
 		let size = 0;
 		try {
@@ -340,7 +352,9 @@ function guardedStream(body: unknown, idleMs: number, limit: number, onTooLarge:
 				if (next.done) return;
 				const chunk = Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value as Uint8Array);
 				size += chunk.length;
-				if (size > limit) throw onTooLarge();
+				if (size > limit) throw failures.tooLarge();
+				const elapsedMs = Date.now() - started;
+				if (elapsedMs > idleMs && size < (MIN_FILE_BYTES_PER_SECOND * elapsedMs) / 1000) throw failures.tooSlow();
 				// A slow reader (n8n writing the file) is not a silent server.
 				watchdog.pause();
 				yield chunk;
@@ -486,8 +500,16 @@ export function createClient(
 					raw.body,
 					timeoutMs,
 					MAX_FILE_BYTES,
-					() => tooLargeError(node, api, where, MAX_FILE_BYTES, itemIndex),
-					timedOut,
+					{
+						tooLarge: () => tooLargeError(node, api, where, MAX_FILE_BYTES, itemIndex),
+						idle: timedOut,
+						tooSlow: () =>
+							new NodeApiError(node, {}, {
+								message: `The ${api.label} sent the file for ${where} slower than ${formatBytes(MIN_FILE_BYTES_PER_SECOND)}/s on average; it was not read further`,
+								description: `A file must keep up at least ${formatBytes(MIN_FILE_BYTES_PER_SECOND)}/s once it has taken as long as the credential's Timeout (Seconds), so a server that drips bytes cannot hold the execution for hours. Try again later.`,
+								itemIndex,
+							}),
+					},
 				);
 				return { status, headers: responseHeaders, body: body as T };
 			}

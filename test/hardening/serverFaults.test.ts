@@ -81,6 +81,18 @@ describe('every request ends', () => {
 		expect(run.seconds).toBeLessThan(3);
 	});
 
+	test('a file download that drips a byte now and then (never silent for the timeout) fails once it is slower than the minimum rate', async () => {
+		server.answer((_req, res) => {
+			res.writeHead(200, { 'Content-Type': 'audio/wav' });
+			res.write('RIFF');
+			const drip = setInterval(() => res.write('.'), 200);
+			res.on('close', () => clearInterval(drip));
+		});
+		const run = await runPbx({ resource: 'recording', operation: 'download', customerId: ME, recordingId: { __rl: true, mode: 'id', value: '1' }, binaryPropertyName: 'data' }, pbx({ timeout: 1 }));
+		expect(run.error?.message).toMatch(/slower than 4 KiB\/s on average/);
+		expect(run.seconds).toBeLessThan(3);
+	});
+
 	test('a timeout that is not a number from 1 to 3600 is refused before sending', async () => {
 		const run = await runPbx(getCustomer, pbx({ timeout: -5 }));
 		expect(run.error?.message).toMatch(/Timeout \(seconds\) is -5; it must be a number from 1 to 3600/);
