@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { OperationSpec, ResourceSpec } from './operation';
+import { MAX_RETURN_ALL_RECORDS } from './pagination';
 
 export const RETURN_ALL = 'returnAll';
 export const BINARY_PROPERTY = 'binaryPropertyName';
@@ -19,7 +20,8 @@ const listFields: INodeProperties[] = [
 		displayName: 'Limit',
 		name: LIMIT,
 		type: 'number',
-		typeOptions: { minValue: 1, numberPrecision: 0 },
+		// The same bound as Return All: a Limit is no way around it.
+		typeOptions: { minValue: 1, maxValue: MAX_RETURN_ALL_RECORDS, numberPrecision: 0 },
 		default: DEFAULT_LIMIT,
 		description: 'Max number of results to return',
 		displayOptions: { show: { [RETURN_ALL]: [false] } },

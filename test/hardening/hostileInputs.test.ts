@@ -271,6 +271,7 @@ describe('structured fields: hand-written hostile cases', () => {
 		['a limit of -1', 'wholesaleVoice trunk.getAll', { returnAll: false, limit: -1 }, ['Limit']],
 		['a limit of 1.5', 'voiceAgent webhook.getAll', { returnAll: false, limit: 1.5 }, ['Limit']],
 		['a limit of NaN', 'wholesaleVoice port.getAll', { returnAll: false, limit: Number.NaN }, ['Limit']],
+		['a limit past the Return All cap (1,000,000)', 'wholesaleVoice voice.getCdrs', { returnAll: false, limit: 1_000_000 }, ['Limit']],
 		['a max wait of -1', 'wholesaleVoice report.request', { waitForResult: true, maxWaitSeconds: -1 }, ['Max Wait']],
 		['an SMS body of an object', 'hostedPbx sms.send', { body: '={{ { t: 1 } }}' }, ['Message', 'Body']],
 		['an SMS to of a list', 'hostedPbx sms.send', { to: '={{ ["+447700900123"] }}' }, ['To']],
