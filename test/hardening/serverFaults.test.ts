@@ -38,6 +38,7 @@ async function runPbx(parameters: INodeParameters, credentials = pbx()) {
 }
 
 const getCustomer = { resource: 'customer', operation: 'get', customerId: ME };
+const downloadRecording = { resource: 'recording', operation: 'download', customerId: ME, recordingId: { __rl: true, mode: 'id', value: '1' }, binaryPropertyName: 'data' };
 
 describe('every request ends', () => {
 	test('a server that accepts and never answers fails the item within the timeout plus a second, saying it timed out', async () => {
@@ -76,7 +77,7 @@ describe('every request ends', () => {
 			res.writeHead(200, { 'Content-Type': 'audio/wav' });
 			res.write('RIFF');
 		});
-		const run = await runPbx({ resource: 'recording', operation: 'download', customerId: ME, recordingId: { __rl: true, mode: 'id', value: '1' }, binaryPropertyName: 'data' }, pbx({ timeout: 1 }));
+		const run = await runPbx(downloadRecording, pbx({ timeout: 1 }));
 		expect(run.error?.message).toMatch(/timed out/);
 		expect(run.seconds).toBeLessThan(3);
 	});
@@ -88,7 +89,7 @@ describe('every request ends', () => {
 			const drip = setInterval(() => res.write('.'), 200);
 			res.on('close', () => clearInterval(drip));
 		});
-		const run = await runPbx({ resource: 'recording', operation: 'download', customerId: ME, recordingId: { __rl: true, mode: 'id', value: '1' }, binaryPropertyName: 'data' }, pbx({ timeout: 1 }));
+		const run = await runPbx(downloadRecording, pbx({ timeout: 1 }));
 		expect(run.error?.message).toMatch(/slower than 4 KiB\/s on average/);
 		expect(run.seconds).toBeLessThan(3);
 	});

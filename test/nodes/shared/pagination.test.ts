@@ -114,17 +114,7 @@ describe('Hosted PBX paging', () => {
 	});
 
 	test('an empty page with a next link stops instead of looping', async () => {
-		const requests: ApiRequest[] = [];
-		const client: ApiClient = {
-			stream: async () => {
-				throw new Error('no streams in paging');
-			},
-			environment: async () => ({ absoluteUrl: (p) => p, variables: {}, redact: (text) => text }),
-			request: async <T>(req: ApiRequest) => {
-				requests.push(req);
-				return { status: 200, headers: {}, body: { items: [], nextPage: 'https://pbx.test/again' } as T };
-			},
-		};
+		const { client, requests } = scripted(() => ({ items: [], nextPage: 'https://pbx.test/again' }));
 		expect(await collectList(client, 'pbx', LIST, undefined)).toEqual([]);
 		expect(requests).toHaveLength(1);
 	});
@@ -169,22 +159,12 @@ describe('Hosted PBX paging', () => {
 
 describe('offset paging', () => {
 	function offsetList(total: number) {
-		const requests: ApiRequest[] = [];
-		const client: ApiClient = {
-			stream: async () => {
-				throw new Error('no streams in paging');
-			},
-			environment: async () => ({ absoluteUrl: (p) => p, variables: {}, redact: (text) => text }),
-			request: async <T>(req: ApiRequest) => {
-				requests.push(req);
-				const window = (req.method === 'GET' ? req.qs : req.body) as IDataObject;
-				const start = Number(window.start);
-				const limit = Number(window.limit);
-				const rows = Array.from({ length: Math.max(0, Math.min(limit, total - start)) }, (_v, i) => ({ row: start + i }));
-				return { status: 200, headers: {}, body: { success: true, data: rows } as T };
-			},
-		};
-		return { client, requests };
+		return scripted((req) => {
+			const window = (req.method === 'GET' ? req.qs : req.body) as IDataObject;
+			const start = Number(window.start);
+			const limit = Number(window.limit);
+			return { success: true, data: Array.from({ length: Math.max(0, Math.min(limit, total - start)) }, (_v, i) => ({ row: start + i })) };
+		});
 	}
 
 	test('Return All walks start/limit in the body of a POST until a short page', async () => {
@@ -249,13 +229,7 @@ describe('offset paging', () => {
 });
 
 test('client-side Limit slices a whole list', async () => {
-	const client: ApiClient = {
-		stream: async () => {
-			throw new Error('no streams in paging');
-		},
-		environment: async () => ({ absoluteUrl: (p) => p, variables: {}, redact: (text) => text }),
-		request: async <T>() => ({ status: 200, headers: {}, body: [1, 2, 3, 4].map((n) => ({ n })) as T }),
-	};
+	const { client } = scripted(() => [1, 2, 3, 4].map((n) => ({ n })));
 	expect(await collectList(client, 'client', LIST, 2)).toEqual([{ n: 1 }, { n: 2 }]);
 	expect(await collectList(client, 'client', LIST, undefined)).toHaveLength(4);
 });
