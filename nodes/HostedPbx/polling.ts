@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiClient } from '../shared/operation';
-import { collectList, PBX_MAX_PAGE_SIZE } from '../shared/pagination';
+import { collectList, isReturnAllCap, PBX_MAX_PAGE_SIZE } from '../shared/pagination';
 import { CUSTOMER, customerPath, pbxRecords } from './fields';
 
 /**
@@ -52,8 +52,23 @@ export async function recordsAfter(
 ): Promise<IDataObject[]> {
 	const path = customerPath({ [CUSTOMER]: customer }, `/${source.collection}`);
 	if (source.collection === 'calls') {
-		const query = { ...source.query, createdAfter: new Date(floor).toISOString() };
-		return await collectList(client, 'pbx', { method: 'GET', ...path, qs: query }, undefined, pbxRecords);
+		const read = async (before?: number) => {
+			const window = { createdAfter: new Date(floor).toISOString(), ...(before === undefined ? {} : { createdBefore: new Date(before).toISOString() }) };
+			return await collectList(client, 'pbx', { method: 'GET', ...path, qs: { ...source.query, ...window } }, undefined, pbxRecords);
+		};
+		// More calls since the floor than Return All collects (a long outage of a busy PBX): the
+		// oldest part first, halving the window until it fits; the next poll goes on from there.
+		// Any other failure goes on as it came (the transport's errors are n8n's already).
+		for (let before: number | undefined; ; ) {
+			const attempt = await read(before).then(
+				(records) => ({ records }),
+				(failure: unknown) => ({ failure }),
+			);
+			if ('records' in attempt) return attempt.records;
+			const end = before ?? Date.now();
+			if (!isReturnAllCap(attempt.failure) || end - floor <= 1000) throw attempt.failure;
+			before = floor + Math.floor((end - floor) / 2);
+		}
 	}
 	const page = async (number: number) =>
 		await client.request<IDataObject>({ method: 'GET', ...path, qs: { ...source.query, pageSize: PBX_MAX_PAGE_SIZE, page: number } });

@@ -104,9 +104,19 @@ function capError(scope: PagingScope | undefined, requests: number): Error {
 	);
 	if (error instanceof NodeOperationError) {
 		error.context.field = 'Return All';
-		error.context.code = 'RETURN_ALL_CAP';
+		error.context.code = RETURN_ALL_CAP;
+	} else {
+		Object.assign(error, { code: RETURN_ALL_CAP });
 	}
 	return error;
+}
+
+const RETURN_ALL_CAP = 'RETURN_ALL_CAP';
+
+/** Whether an error is Return All's cap: the list is longer than MAX_RETURN_ALL_RECORDS. */
+export function isReturnAllCap(error: unknown): boolean {
+	const { code, context } = (error ?? {}) as { code?: unknown; context?: { code?: unknown } };
+	return code === RETURN_ALL_CAP || context?.code === RETURN_ALL_CAP;
 }
 
 /** Requests needed for N records at the given page size (for docs and benchmarks). */
