@@ -67,7 +67,14 @@ describe(`polled events on n8n's polling (target ${process.env.TELEPHONY_N8N_TAR
 	});
 
 	test('at the Poll Times: no history replayed, calls sharing a timestamp each once, nothing replayed after a restart and the call made while n8n was down picked up', async () => {
+		const beforeActivation = await admin.lastSeq();
 		await n8n.activateNow(ACTIVE);
+		// The poll n8n runs at activation marks what exists as history: the calls below come after it.
+		await admin.waitForRequests(
+			{ api: 'pbx', since: beforeActivation },
+			(r) => r.path === '/api/v1/customers/me/calls' && r.query.createdAfter !== undefined,
+			{ timeoutMs: POLL_WAIT_MS },
+		);
 		const sameTime = new Date().toISOString();
 		await admin.post('/pbx/calls/incoming', { from: '+447700900701', outcome: 'NO_ANSWER', created: sameTime });
 		await admin.post('/pbx/calls/incoming', { from: '+447700900702', outcome: 'BUSY', created: sameTime });
