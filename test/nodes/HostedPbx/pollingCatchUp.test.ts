@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { createdAt, recordsAfter } from '../../../nodes/HostedPbx/polling';
-import type { ApiClient, ApiRequest } from '../../../nodes/shared/operation';
 import { MAX_RETURN_ALL_RECORDS } from '../../../nodes/shared/pagination';
+import { scripted } from '../../harness/scriptedClient';
 
 /** A call history of `total` calls a second apart, ending a day ago, filtered and paged as the spec says. */
 function history(total: number) {
@@ -20,23 +20,14 @@ function history(total: number) {
 		}
 		return low;
 	};
-	const requests: ApiRequest[] = [];
-	const client: ApiClient = {
-		stream: async () => {
-			throw new Error('no streams here');
-		},
-		environment: async () => ({ absoluteUrl: (p) => p, variables: {}, redact: (text) => text }),
-		request: async <T>(req: ApiRequest) => {
-			requests.push(req);
-			const qs = req.qs as IDataObject;
-			const from = firstAfter(Date.parse(String(qs.createdAfter)));
-			const to = qs.createdBefore === undefined ? total : firstAfter(Date.parse(String(qs.createdBefore)), true);
-			const size = Number(qs.pageSize);
-			const start = from + (Number(qs.page) - 1) * size;
-			const items = calls.slice(start, Math.min(start + size, to));
-			return { status: 200, headers: {}, body: { items, nextPage: start + size < to ? 'https://pbx.test/next' : undefined } as T };
-		},
-	};
+	const { client, requests } = scripted((req) => {
+		const qs = req.qs as IDataObject;
+		const from = firstAfter(Date.parse(String(qs.createdAfter)));
+		const to = qs.createdBefore === undefined ? total : firstAfter(Date.parse(String(qs.createdBefore)), true);
+		const size = Number(qs.pageSize);
+		const start = from + (Number(qs.page) - 1) * size;
+		return { items: calls.slice(start, Math.min(start + size, to)), nextPage: start + size < to ? 'https://pbx.test/next' : undefined };
+	}, 10_000);
 	return { calls, client, requests, first };
 }
 

@@ -10,28 +10,10 @@ import {
 	pagesNeeded,
 	recordsOf,
 } from '../../../nodes/shared/pagination';
+import { scripted } from '../../harness/scriptedClient';
 
 const NODE: INode = { id: 'n', name: 'Node', type: 'test', typeVersion: 1, position: [0, 0], parameters: {} };
 
-/** Requests a scripted server answers before it fails the test: paging that does not stop would never yield to Jest's timeout. */
-const RUNAWAY = 1_000;
-
-/** A client whose every answer comes from `answer`, recording each request. */
-function scripted(answer: (req: ApiRequest, count: number) => unknown) {
-	const requests: ApiRequest[] = [];
-	const client: ApiClient = {
-		stream: async () => {
-			throw new Error('no streams in paging');
-		},
-		environment: async () => ({ absoluteUrl: (p) => p, variables: {}, redact: (text) => text }),
-		request: async <T>(req: ApiRequest) => {
-			if (requests.length >= RUNAWAY) throw new Error(`runaway paging: more than ${RUNAWAY} requests`);
-			requests.push(req);
-			return { status: 200, headers: {}, body: answer(req, requests.length) as T };
-		},
-	};
-	return { client, requests };
-}
 
 async function failureOf(promise: Promise<unknown>) {
 	try {
