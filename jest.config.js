@@ -5,4 +5,6 @@ module.exports = {
 	testMatch: ['**/*.test.ts'],
 	transform: { '^.+\\.ts$': 'ts-jest' },
 	testTimeout: 30000,
+	globalSetup: '<rootDir>/test/harness/userFolder.setup.js',
+	globalTeardown: '<rootDir>/test/harness/userFolder.teardown.js',
 };
