@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiClient } from '../shared/operation';
-import { collectList, isReturnAllCap, PBX_MAX_PAGE_SIZE } from '../shared/pagination';
+import { append, capError, collectList, isReturnAllCap, MAX_RETURN_ALL_RECORDS, PBX_MAX_PAGE_SIZE } from '../shared/pagination';
 import { CUSTOMER, customerPath, pbxRecords } from './fields';
 
 /**
@@ -74,23 +74,31 @@ export async function recordsAfter(
 		await client.request<IDataObject>({ method: 'GET', ...path, qs: { ...source.query, pageSize: PBX_MAX_PAGE_SIZE, page: number } });
 	const first = await page(1);
 	const records = pbxRecords(first);
-	const total = Number(first.body.totalItems ?? records.length);
+	// The server's count decides how many pages there are; one that is not a count is ignored, and
+	// a huge one is bounded by Return All's cap below.
+	const claimed = Number(first.body.totalItems);
+	const total = Number.isFinite(claimed) && claimed > 0 ? claimed : records.length;
 	const lastPage = Math.max(1, Math.ceil(total / PBX_MAX_PAGE_SIZE));
 	if (lastPage === 1 || records.length === 0) return records.filter((r) => createdAt(r) > floor);
 	const newestFirst = createdAt(records[0]) >= createdAt(records[records.length - 1]);
 	const collected = [...records];
 	// Walk from the newest end until a page reaches back past the floor.
-	const pages = newestFirst
-		? Array.from({ length: lastPage - 1 }, (_v, i) => i + 2)
-		: Array.from({ length: lastPage - 1 }, (_v, i) => lastPage - i);
-	if (newestFirst && createdAt(records[records.length - 1]) <= floor) pages.length = 0;
-	for (const number of pages) {
-		const more = pbxRecords(await page(number));
-		collected.push(...more);
-		const oldest = Math.min(...more.map(createdAt));
-		if (more.length === 0 || oldest <= floor) break;
+	if (!(newestFirst && oldest(records) <= floor)) {
+		for (let step = 1; step < lastPage; step++) {
+			if (collected.length >= MAX_RETURN_ALL_RECORDS) throw capError(undefined, step);
+			const more = pbxRecords(await page(newestFirst ? step + 1 : lastPage - step + 1));
+			append(collected, more);
+			if (more.length === 0 || oldest(more) <= floor) break;
+		}
 	}
 	return collected.filter((r) => createdAt(r) > floor);
+}
+
+/** The earliest `created` of some records (a loop: spreading a huge page into Math.min overflows the stack). */
+function oldest(records: IDataObject[]): number {
+	let earliest = Infinity;
+	for (const record of records) earliest = Math.min(earliest, createdAt(record));
+	return earliest;
 }
 
 export interface PollResult {

@@ -57,7 +57,7 @@ function pagingError(scope: PagingScope | undefined, message: string, descriptio
 }
 
 /** Appends one by one: `push(...page)` overflows the call stack for a page of some 200,000 records. */
-function append(records: IDataObject[], page: IDataObject[]): void {
+export function append(records: IDataObject[], page: IDataObject[]): void {
 	for (let at = 0; at < page.length; at++) records.push(page[at]);
 }
 
@@ -94,7 +94,7 @@ function repeatGuard(scope: PagingScope | undefined, parameter: string) {
 }
 
 /** The error for a Return All that would collect more than MAX_RETURN_ALL_RECORDS. */
-function capError(scope: PagingScope | undefined, requests: number): Error {
+export function capError(scope: PagingScope | undefined, requests: number): Error {
 	const cap = MAX_RETURN_ALL_RECORDS.toLocaleString('en-US');
 	const error = pagingError(
 		scope,

@@ -45,3 +45,28 @@ test('a catch-up of more calls than Return All collects reads the oldest part fi
 	expect(ids).toHaveLength(total);
 	expect(new Set(ids).size).toBe(total);
 });
+
+describe('the SMS list (no date filter) against a server that lies about its size', () => {
+	const sms = { collection: 'sms' as const, query: {}, matches: () => true };
+	/** Newest first, every page a full page of messages newer than any floor. */
+	const endless = (totalItems: unknown) =>
+		scripted((req) => {
+			const page = Number((req.qs as IDataObject).page);
+			const items = Array.from({ length: 200 }, (_v, i) => ({ id: `${page}-${i}`, created: new Date(Date.now() - (page * 200 + i) * 10).toISOString() }));
+			return { totalItems, items };
+		}, 2_000);
+
+	test('a huge totalItems is paged up to Return All’s cap, then a clear error: no endless paging, no RangeError', async () => {
+		const { client, requests } = endless(1e15);
+		await expect(recordsAfter(client, 'me', sms, Date.now() - 86_400_000)).rejects.toThrow(/more than 100,000 records/);
+		expect(requests).toHaveLength(MAX_RETURN_ALL_RECORDS / 200);
+	});
+
+	test('a totalItems that is not a count is ignored: the first page is the list', async () => {
+		for (const totalItems of ['many', -5, null, { n: 1 }]) {
+			const { client, requests } = endless(totalItems);
+			expect(await recordsAfter(client, 'me', sms, 0)).toHaveLength(200);
+			expect(requests).toHaveLength(1);
+		}
+	});
+});
