@@ -57,7 +57,8 @@ export function pairsToObject(collection: unknown, listName = 'pairs'): Record<s
 	const list = ((collection as IDataObject | undefined)?.[listName] ?? []) as Array<{ name?: string; value?: string }>;
 	const out: Record<string, string> = {};
 	for (const { name, value } of list) {
-		if (name) out[name] = value ?? '';
+		// Defined, not assigned: a name `__proto__` is kept as a field, never taken as the prototype (nor dropped).
+		if (name) Object.defineProperty(out, String(name), { value: value ?? '', enumerable: true, writable: true, configurable: true });
 	}
 	return out;
 }

@@ -1,4 +1,4 @@
-import { idFromUri, withArticle } from '../../../nodes/shared/params';
+import { idFromUri, pairsToObject, withArticle } from '../../../nodes/shared/params';
 
 describe('idFromUri', () => {
 	test.each([
@@ -30,5 +30,18 @@ describe('withArticle', () => {
 		['call bundle', 'a call bundle'],
 	])('%s', (noun, phrase) => {
 		expect(withArticle(noun)).toBe(phrase);
+	});
+});
+
+describe('pairsToObject', () => {
+	test('name/value pairs as an object; blank names skipped, missing values empty', () => {
+		expect(pairsToObject({ pairs: [{ name: 'a', value: '1' }, { name: '', value: 'x' }, { name: 'b' }] })).toEqual({ a: '1', b: '' });
+		expect(pairsToObject(undefined)).toEqual({});
+	});
+
+	test('a pair named __proto__ is kept as a field: never the prototype, never dropped', () => {
+		const out = pairsToObject({ pairs: [{ name: '__proto__', value: 'x' }, { name: 'constructor', value: 'y' }] });
+		expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+		expect(JSON.stringify(out)).toBe('{"__proto__":"x","constructor":"y"}');
 	});
 });
