@@ -1,7 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiClient } from '../shared/operation';
-import { append, capError, collectList, isReturnAllCap, MAX_RETURN_ALL_RECORDS, PBX_MAX_PAGE_SIZE } from '../shared/pagination';
+import { appendAll } from '../shared/lists';
+import { capError, collectList, isReturnAllCap, MAX_RETURN_ALL_RECORDS, PBX_MAX_PAGE_SIZE } from '../shared/pagination';
 import { CUSTOMER, customerPath, pbxRecords } from './fields';
 
 /**
@@ -87,7 +88,7 @@ export async function recordsAfter(
 		for (let step = 1; step < lastPage; step++) {
 			if (collected.length >= MAX_RETURN_ALL_RECORDS) throw capError(undefined, step);
 			const more = pbxRecords(await page(newestFirst ? step + 1 : lastPage - step + 1));
-			append(collected, more);
+			appendAll(collected, more);
 			if (more.length === 0 || oldest(more) <= floor) break;
 		}
 	}

@@ -10,6 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
+import { appendAll } from '../shared/lists';
 import { binaryPropertyField } from '../shared/describe';
 import { collectReadyReport } from './reportReady';
 import {
@@ -349,7 +350,7 @@ export class WholesaleVoiceTrigger implements INodeType {
 			// Another app, or a retry of a message already emitted: acknowledged, nothing started.
 			if (!chosen.has(document.category)) continue;
 			if (memory && document.dedupeKey !== undefined && !memory.firstSeen(document.dedupeKey)) continue;
-			items.push(...document.items);
+			appendAll(items, document.items);
 		}
 		answer(this, 200, {});
 		if (items.length === 0) return { noWebhookResponse: true };

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { appendAll } from '../shared/lists';
 import { keyedToList } from './fields';
 
 /**
@@ -470,7 +471,7 @@ export function documentEvents(document: unknown, options: EventOptions): Delive
 		const item = merge(base, fields);
 		if (Object.keys(options.query).length) item.query = options.query;
 		if (fieldsList.length > 1) item.dataIndex = index;
-		if (app === 'inprogress_summary' && options.splitCalls) items.push(...perCall(item));
+		if (app === 'inprogress_summary' && options.splitCalls) appendAll(items, perCall(item));
 		else items.push(item);
 	});
 

@@ -2,6 +2,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { apiError } from './errors';
+import { appendAll } from './lists';
 import type { ApiClient, ApiRequest, ApiResponse, Paging } from './operation';
 
 /** Largest page the Hosted PBX serves. */
@@ -54,11 +55,6 @@ export interface PagingScope {
 function pagingError(scope: PagingScope | undefined, message: string, description: string): Error {
 	if (scope) return new NodeOperationError(scope.node, message, { description, itemIndex: scope.itemIndex });
 	return Object.assign(new Error(message), { description });
-}
-
-/** Appends one by one: `push(...page)` overflows the call stack for a page of some 200,000 records. */
-export function append(records: IDataObject[], page: IDataObject[]): void {
-	for (let at = 0; at < page.length; at++) records.push(page[at]);
 }
 
 /** A cheap fingerprint of a page, to tell a server that answers the same page again. */
@@ -144,7 +140,7 @@ async function pbxPages(
 		const response: ApiResponse = await client.request({ ...request, qs: { ...request.qs, pageSize, page: pageNumber } });
 		const page = extract(response);
 		checkRepeat(page, response.status);
-		append(records, page);
+		appendAll(records, page);
 		if (limit !== undefined && records.length >= limit) return records.slice(0, limit);
 		// An empty page with a next link would loop forever on a faulty server: stop there.
 		const last = !(response.body as PbxList | undefined)?.nextPage || page.length === 0;
@@ -180,7 +176,7 @@ async function offsetPages(
 		);
 		const page = extract(response);
 		checkRepeat(page, response.status);
-		append(records, page);
+		appendAll(records, page);
 		if (limit === undefined && records.length > MAX_RETURN_ALL_RECORDS) throw capError(scope, requests);
 		if (page.length < size || records.length >= wanted) return limit === undefined ? records : records.slice(0, limit);
 		start += page.length;

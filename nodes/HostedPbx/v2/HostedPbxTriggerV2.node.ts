@@ -13,6 +13,7 @@ import { hostedPbxApi } from '../../shared/apis';
 import { clearRefusal, credentialFingerprint, pendingRefusal, recordRefusal, refusalMessage } from '../../shared/streams/refusals';
 import { oneAtATime } from '../../shared/streams/activations';
 import { heartbeatTimeoutOption, triggerOptions } from '../../shared/streams/options';
+import { appendAll } from '../../shared/lists';
 import { wait } from '../../shared/timers';
 import { createClient } from '../../shared/transport';
 import { customerField, listSearchMethods } from '../fields';
@@ -161,7 +162,7 @@ async function pollOnce(context: IPollFunctions, key: string, polled: string[]):
 			}
 			const { fresh, cursor: next } = await pollNewRecords(client, customer, source, cursor, lookbackMs);
 			cursors[event] = next;
-			items.push(...fresh.map((record) => polledItem(event, record)));
+			appendAll(items, fresh.map((record) => polledItem(event, record)));
 		}
 	} catch (error) {
 		throw pollFailure(context, error as Error, key, fingerprint);

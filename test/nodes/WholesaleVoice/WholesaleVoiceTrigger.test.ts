@@ -86,6 +86,17 @@ describe('every app and body form', () => {
 		expect(item).toMatchObject({ rate_type: 'voice', timestamp: null, eventTimeSource: 'receivedAt' });
 	});
 
+	test('a delivery with 300,000 entries in data: answered 200, every entry an item (spreading them overflowed the call stack, a 500)', async () => {
+		const trigger = await hosted(OPEN);
+		const data = Array.from({ length: 300_000 }, (_v, i) => ({ call_id: `c${i}` }));
+		const answer = await post(trigger.url, JSON.stringify({ app: 'cdr', id: 'big', data }), { 'content-type': 'text/json' });
+		expect(answer.status).toBe(200);
+		await trigger.settled();
+		const emitted = trigger.emitted();
+		expect(emitted).toHaveLength(300_000);
+		expect(emitted[299_999]).toMatchObject({ app: 'cdr', id: 'big', call_id: 'c299999', dataIndex: 299_999 });
+	}, 60_000);
+
 	test('data as an array gives the same item as data as an object', async () => {
 		const trigger = await hosted(OPEN);
 		await sandboxDeliver(sandbox, { url: trigger.url, app: 'porting', id: 'p-object', status: 'complete' });

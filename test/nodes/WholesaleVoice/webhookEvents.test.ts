@@ -90,6 +90,13 @@ describe('bodies as the platform sends them', () => {
 		expect(JSON.stringify(parseForm('a[]=1&a[4294967294]=x')).length).toBeLessThan(40);
 	});
 
+	test('a delivery of 300,000 calls split per call: every call an item (spreading them into a list overflowed the call stack)', () => {
+		const calls = Array.from({ length: 300_000 }, (_v, i) => ({ callid: `c${i}` }));
+		const split = items({ app: 'inprogress_summary', id: 's', data: { calls } }, { splitCalls: true });
+		expect(split).toHaveLength(300_000);
+		expect(split[299_999]).toMatchObject({ callid: 'c299999', callIndex: 299_999 });
+	});
+
 	test('a JSON field named __proto__ never becomes the item\'s prototype', () => {
 		const cdr = JSON.parse('{"app":"cdr","id":"c1","data":{"__proto__":{"chg_total":999},"call_id":"x","app":"y"}}') as IDataObject;
 		const [item] = items(cdr);
