@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiClient } from '../shared/operation';
 import { appendAll } from '../shared/lists';
-import { capError, collectList, isReturnAllCap, MAX_RETURN_ALL_RECORDS, PBX_MAX_PAGE_SIZE } from '../shared/pagination';
+import { collectList, isReturnAllCap, MAX_RETURN_ALL_RECORDS, PBX_MAX_PAGE_SIZE } from '../shared/pagination';
 import { CUSTOMER, customerPath, pbxRecords } from './fields';
 
 /**
@@ -86,13 +86,21 @@ export async function recordsAfter(
 	// Walk from the newest end until a page reaches back past the floor.
 	if (!(newestFirst && oldest(records) <= floor)) {
 		for (let step = 1; step < lastPage; step++) {
-			if (collected.length >= MAX_RETURN_ALL_RECORDS) throw capError(undefined, step);
+			if (collected.length >= MAX_RETURN_ALL_RECORDS) throw tooManyMessages(floor, step);
 			const more = pbxRecords(await page(newestFirst ? step + 1 : lastPage - step + 1));
 			appendAll(collected, more);
 			if (more.length === 0 || oldest(more) <= floor) break;
 		}
 	}
 	return collected.filter((r) => createdAt(r) > floor);
+}
+
+/** Reading the SMS list stopped at Return All's cap before it reached back to `floor`. */
+function tooManyMessages(floor: number, requests: number): Error {
+	const cap = MAX_RETURN_ALL_RECORDS.toLocaleString('en-US');
+	return Object.assign(new Error(`The SMS history has more than ${cap} messages newer than ${new Date(floor).toISOString()}, so reading it stopped after ${requests} requests`), {
+		description: `Rule: the SMS list has no date filter, so it is read from its newest end, at most ${cap} messages (MAX_RETURN_ALL_RECORDS): a huge list or a wrong totalItems cannot exhaust n8n's memory or keep requesting.`,
+	});
 }
 
 /** The earliest `created` of some records (a loop: spreading a huge page into Math.min overflows the stack). */

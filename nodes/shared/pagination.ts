@@ -90,7 +90,7 @@ function repeatGuard(scope: PagingScope | undefined, parameter: string) {
 }
 
 /** The error for a Return All that would collect more than MAX_RETURN_ALL_RECORDS. */
-export function capError(scope: PagingScope | undefined, requests: number): Error {
+function capError(scope: PagingScope | undefined, requests: number): Error {
 	const cap = MAX_RETURN_ALL_RECORDS.toLocaleString('en-US');
 	const error = pagingError(
 		scope,
