@@ -119,14 +119,13 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 		expect(duplicates(texts)).toEqual([]);
 		// Exactly once, but for n8n's own limit: a run that main was starting or running when it was
 		// killed dies with it (regular mode runs in main), and the trigger cannot tell it from one that
-		// finished, as n8n saves a trigger's memory only when it emits (docs/hosted-pbx.md). So at most
-		// one event may be missing: one handed to n8n in the second before the kill, or one whose run
-		// n8n lists as not successful. Nothing is ever repeated.
+		// finished, as n8n saves a trigger's memory only when it emits (docs/hosted-pbx.md). So the only
+		// events that may be missing are those handed to n8n just before the kill (within 500 ms; a
+		// call and the text rung with it at most) or whose run n8n lists as not successful. Nothing is
+		// ever repeated.
 		const notShown = missing.filter((m) => !failedFor.includes(m));
-		const atTheKill = (m: string) => (postedAt.get(m) ?? 0) >= killedAt - 1000 && (postedAt.get(m) ?? 0) <= killedAt;
-		expect({ notShown: notShown.length <= 1, allAtTheKill: notShown.every(atTheKill) }).toEqual({ notShown: true, allAtTheKill: true });
-		expect(new Set(calls).size).toBeGreaterThanOrEqual(CALLS - 1);
-		expect(new Set(texts).size).toBeGreaterThanOrEqual(TEXTS - 1);
+		const atTheKill = (m: string) => (postedAt.get(m) ?? 0) >= killedAt - 500 && (postedAt.get(m) ?? 0) <= killedAt;
+		expect({ unexplained: notShown.filter((m) => !atTheKill(m)), atMostACallAndAText: missing.length <= 2 }).toEqual({ unexplained: [], atMostACallAndAText: true });
 		expect(recovered).toBeGreaterThan(0);
 	});
 
