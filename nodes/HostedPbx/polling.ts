@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiClient } from '../shared/operation';
 import { appendAll } from '../shared/lists';
-import { collectList, isReturnAllCap, MAX_RETURN_ALL_RECORDS, PBX_MAX_PAGE_SIZE } from '../shared/pagination';
+import { collectList, isReturnAllCap, MAX_RETURN_ALL_RECORDS, pagingError, PBX_MAX_PAGE_SIZE } from '../shared/pagination';
 import { CUSTOMER, customerPath, pbxRecords } from './fields';
 
 /**
@@ -98,9 +98,11 @@ export async function recordsAfter(
 /** Reading the SMS list stopped at Return All's cap before it reached back to `floor`. */
 function tooManyMessages(floor: number, requests: number): Error {
 	const cap = MAX_RETURN_ALL_RECORDS.toLocaleString('en-US');
-	return Object.assign(new Error(`The SMS history has more than ${cap} messages newer than ${new Date(floor).toISOString()}, so reading it stopped after ${requests} requests`), {
-		description: `Rule: the SMS list has no date filter, so it is read from its newest end, at most ${cap} messages (MAX_RETURN_ALL_RECORDS): a huge list or a wrong totalItems cannot exhaust n8n's memory or keep requesting.`,
-	});
+	return pagingError(
+		undefined,
+		`The SMS history has more than ${cap} messages newer than ${new Date(floor).toISOString()}, so reading it stopped after ${requests} requests`,
+		`Rule: the SMS list has no date filter, so it is read from its newest end, at most ${cap} messages (MAX_RETURN_ALL_RECORDS): a huge list or a wrong totalItems cannot exhaust n8n's memory or keep requesting.`,
+	);
 }
 
 /** The earliest `created` of some records (a loop: spreading a huge page into Math.min overflows the stack). */

@@ -52,7 +52,7 @@ export interface PagingScope {
 }
 
 /** An error of the node's own (with a node to name) or a plain one with a description, which the executor and n8n wrap. */
-function pagingError(scope: PagingScope | undefined, message: string, description: string): Error {
+export function pagingError(scope: PagingScope | undefined, message: string, description: string): Error {
 	if (scope) return new NodeOperationError(scope.node, message, { description, itemIndex: scope.itemIndex });
 	return Object.assign(new Error(message), { description });
 }
