@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 
 import type { SandboxRequest } from '../core/http';
 import { HttpError, Router, jsonBody, queryValue, send } from '../core/http';
+import { lifetimeController } from '../core/lifetime';
 import type { SandboxContext, SandboxModule } from '../core/server';
 import { routeHandler } from '../core/server';
 import type { KeyStore } from '../platform/keys';
@@ -221,7 +222,7 @@ export class ConvaiSandbox implements SandboxModule {
 	webhooks: Webhook[] = [];
 	deliveries: Delivery[] = [];
 	conversations: SimulatedConversation[] = [];
-	private lifetime = new AbortController();
+	private lifetime = lifetimeController();
 	private timers = new Set<NodeJS.Timeout>();
 	private deliverySeq = 0;
 	private readonly api: Router;
@@ -243,7 +244,7 @@ export class ConvaiSandbox implements SandboxModule {
 
 	reset(): void {
 		this.stopEverything();
-		this.lifetime = new AbortController();
+		this.lifetime = lifetimeController();
 		this.keys.reset();
 		this.settings = { ...DEFAULT_CONVAI_SETTINGS };
 		this.webhooks = [];

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 
 import type { SandboxRequest } from '../core/http';
 import { HttpError, Router, jsonBody, queryValue, send } from '../core/http';
+import { lifetimeController } from '../core/lifetime';
 import type { StatusFault } from '../core/faults';
 import type { RefusalInput } from '../core/refusals';
 import { addRefusals, clearRefusals, listRefusals } from '../core/refusals';
@@ -139,7 +140,7 @@ export class IntelligenceSandbox implements SandboxModule {
 	sessions = new Map<string, Session>();
 	tokenLifetimeSeconds = DEFAULT_TOKEN_LIFETIME_SECONDS;
 	private tokens = new Map<string, StreamToken>();
-	private lifetime = new AbortController();
+	private lifetime = lifetimeController();
 	private readonly api: Router;
 	private readonly streamApi: Router;
 
@@ -167,7 +168,7 @@ export class IntelligenceSandbox implements SandboxModule {
 
 	reset(): void {
 		this.stopEverything();
-		this.lifetime = new AbortController();
+		this.lifetime = lifetimeController();
 		this.hub.settings = { ...DEFAULT_SSE_SETTINGS };
 		this.keys.reset();
 		this.configurations = seedConfigurations();

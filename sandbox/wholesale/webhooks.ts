@@ -1,3 +1,4 @@
+import { lifetimeController } from '../core/lifetime';
 import type { Destination } from './destinations';
 import { destinations } from './destinations';
 import type { Random } from './php';
@@ -92,7 +93,7 @@ export function withQuery(url: string, query: Record<string, string> | undefined
 /** Sends and records. Deliveries are not retried (the spec shows no retry schedule). */
 export class Deliveries {
 	records: DeliveryRecord[] = [];
-	private lifetime = new AbortController();
+	private lifetime = lifetimeController();
 	private seq = 0;
 
 	constructor(private readonly timeoutMs: () => number) {}
@@ -158,7 +159,7 @@ export class Deliveries {
 	/** Cancels what is in flight (reset and close). */
 	reset(): void {
 		this.lifetime.abort();
-		this.lifetime = new AbortController();
+		this.lifetime = lifetimeController();
 		this.records = [];
 		this.seq = 0;
 	}

@@ -1,3 +1,6 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
 import type { Sandbox } from '../../sandbox/index';
 import { startSandbox } from '../../sandbox/index';
 import type { Receiver } from './helpers';
@@ -457,5 +460,11 @@ describe('deliveries', () => {
 		const answer = await pending;
 		expect((answer.body.deliveries as DeliveryRecord[])[0].outcome).toBe('cancelled');
 		expect((await api('GET', '/webhooks')).body.webhooks).toEqual([]);
+	});
+
+	test('many deliveries at once are no listener leak: no MaxListenersExceededWarning', () => {
+		const run = spawnSync(process.execPath, [require.resolve('tsx/cli'), join(__dirname, 'manyDeliveries.script.ts')], { encoding: 'utf8', timeout: 60_000 });
+		expect(run.stderr).not.toContain('MaxListenersExceededWarning');
+		expect(JSON.parse(run.stdout)).toEqual({ outcomes: Array(20).fill('delivered'), warnings: [] });
 	});
 });
