@@ -1,7 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiClient } from '../shared/operation';
-import { appendAll } from '../shared/lists';
 import { collectList, isReturnAllCap, MAX_RETURN_ALL_RECORDS, pagingError, PBX_MAX_PAGE_SIZE } from '../shared/pagination';
 import { CUSTOMER, customerPath, pbxRecords } from './fields';
 
@@ -71,37 +70,95 @@ export async function recordsAfter(
 			before = floor + Math.floor((end - floor) / 2);
 		}
 	}
-	const page = async (number: number) =>
-		await client.request<IDataObject>({ method: 'GET', ...path, qs: { ...source.query, pageSize: PBX_MAX_PAGE_SIZE, page: number } });
-	const first = await page(1);
-	const records = pbxRecords(first);
-	// The server's count decides how many pages there are; one that is not a count is ignored, and
-	// a huge one is bounded by Return All's cap below.
-	const claimed = Number(first.body.totalItems);
-	const total = Number.isFinite(claimed) && claimed > 0 ? claimed : records.length;
-	const lastPage = Math.max(1, Math.ceil(total / PBX_MAX_PAGE_SIZE));
-	if (lastPage === 1 || records.length === 0) return records.filter((r) => createdAt(r) > floor);
-	const newestFirst = createdAt(records[0]) >= createdAt(records[records.length - 1]);
-	const collected = [...records];
-	// Walk from the newest end until a page reaches back past the floor.
-	if (!(newestFirst && oldest(records) <= floor)) {
-		for (let step = 1; step < lastPage; step++) {
-			if (collected.length >= MAX_RETURN_ALL_RECORDS) throw tooManyMessages(floor, step);
-			const more = pbxRecords(await page(newestFirst ? step + 1 : lastPage - step + 1));
-			appendAll(collected, more);
-			if (more.length === 0 || oldest(more) <= floor) break;
-		}
-	}
-	return collected.filter((r) => createdAt(r) > floor);
+	return await smsAfter(client, path, source, floor);
 }
 
-/** Reading the SMS list stopped at Return All's cap before it reached back to `floor`. */
+/** Pages the SMS read takes from the newest end before it looks for `floor` by halving. */
+const SMS_FIRST_PAGES = 4;
+/** Pages left for messages that arrive during a catch-up and push older ones onto later pages (5,000 messages). */
+const SMS_SHIFT_PAGES = 25;
+
+/**
+ * The SMS list has no date filter: it is read from its newest end until a page reaches back past
+ * `floor`. Pages are ranked from the newest end (rank 1), whichever order the server lists them
+ * in, and always read towards the older end: a new message then pushes a message already read
+ * onto the next page (read twice, kept once), never one not yet read past the reader. After a
+ * few pages the page holding `floor` is found by halving, and the read starts as close to it as
+ * Return All's cap requires: more messages newer than `floor` than the cap (a long outage of a
+ * busy PBX) give the oldest part, and the next poll goes on from the newest message read, as the
+ * calls do.
+ */
+async function smsAfter(client: ApiClient, path: ReturnType<typeof customerPath>, source: PollSource, floor: number): Promise<IDataObject[]> {
+	const read = async (number: number) =>
+		await client.request<IDataObject>({ method: 'GET', ...path, qs: { ...source.query, pageSize: PBX_MAX_PAGE_SIZE, page: number } });
+	const first = await read(1);
+	const firstRecords = pbxRecords(first);
+	// The server's count decides how many pages there are; one that is not a count is ignored, and
+	// a huge one costs only the halving's requests (about 45 for 10^15).
+	const claimed = Number(first.body.totalItems);
+	const total = Number.isFinite(claimed) && claimed > 0 ? claimed : firstRecords.length;
+	const lastPage = Math.max(1, Math.ceil(total / PBX_MAX_PAGE_SIZE));
+	if (lastPage === 1 || firstRecords.length === 0) return new NewerThan(floor).add(firstRecords).records;
+	const newestFirst = createdAt(firstRecords[0]) >= createdAt(firstRecords[firstRecords.length - 1]);
+	const pageAt = async (rank: number) => (rank === (newestFirst ? 1 : lastPage) ? firstRecords : pbxRecords(await read(newestFirst ? rank : lastPage - rank + 1)));
+	/** The page reaches back to `floor`, or past the end of the list. */
+	const reachesFloor = (records: IDataObject[]) => records.length === 0 || oldest(records) <= floor;
+	/**
+	 * Reads from `rank` towards the older end, at most `pages` pages; done when a page reached
+	 * `floor` or the oldest end. The page count read first is not that end when new messages come
+	 * first: pages past it are read until one is short or empty.
+	 */
+	const readFrom = async (rank: number, pages: number) => {
+		const kept = new NewerThan(floor);
+		for (let at = rank; at < rank + pages; at++) {
+			const records = await pageAt(at);
+			kept.add(records);
+			const oldestEnd = at >= lastPage && (!newestFirst || records.length < PBX_MAX_PAGE_SIZE);
+			if (reachesFloor(records) || oldestEnd) return { records: kept.records, done: true };
+		}
+		return { records: kept.records, done: false };
+	};
+	const newest = await readFrom(1, SMS_FIRST_PAGES);
+	if (newest.done) return newest.records;
+	let low = SMS_FIRST_PAGES + 1;
+	let high = lastPage;
+	while (low < high) {
+		const middle = low + Math.floor((high - low) / 2);
+		if (reachesFloor(await pageAt(middle))) high = middle;
+		else low = middle + 1;
+	}
+	const capPages = Math.floor(MAX_RETURN_ALL_RECORDS / PBX_MAX_PAGE_SIZE);
+	const start = Math.max(1, low - (capPages - SMS_SHIFT_PAGES) + 1);
+	const part = await readFrom(start, capPages);
+	if (!part.done) throw tooManyMessages(floor, capPages);
+	return part.records;
+}
+
+/** The records newer than a floor, each id once. */
+class NewerThan {
+	readonly records: IDataObject[] = [];
+	private readonly ids = new Set<string>();
+
+	constructor(private readonly floor: number) {}
+
+	add(records: IDataObject[]): this {
+		for (const record of records) {
+			const id = String(record.id);
+			if (createdAt(record) <= this.floor || this.ids.has(id)) continue;
+			this.ids.add(id);
+			this.records.push(record);
+		}
+		return this;
+	}
+}
+
+/** Reading the SMS list towards `floor` did not reach it within Return All's cap. */
 function tooManyMessages(floor: number, requests: number): Error {
 	const cap = MAX_RETURN_ALL_RECORDS.toLocaleString('en-US');
 	return pagingError(
 		undefined,
-		`The SMS history has more than ${cap} messages newer than ${new Date(floor).toISOString()}, so reading it stopped after ${requests} requests`,
-		`Rule: the SMS list has no date filter, so it is read from its newest end, at most ${cap} messages (MAX_RETURN_ALL_RECORDS): a huge list or a wrong totalItems cannot exhaust n8n's memory or keep requesting.`,
+		`Reading the SMS history back to ${new Date(floor).toISOString()} did not reach it within ${requests} pages: messages arrived faster than they could be read, or the pages are not in date order`,
+		`Rule: the SMS list has no date filter, so it is read by pages, at most ${cap} messages (MAX_RETURN_ALL_RECORDS) a poll; the next poll tries again.`,
 	);
 }
 

@@ -46,7 +46,69 @@ test('a catch-up of more calls than Return All collects reads the oldest part fi
 	expect(new Set(ids).size).toBe(total);
 });
 
-describe('the SMS list (no date filter) against a server that lies about its size', () => {
+/**
+ * An SMS list as the spec pages it (no date filter, `totalItems`), newest first or oldest first:
+ * `older` messages at or before `floor`, then `newer` ones after it. `arriving` new messages are
+ * added at the newest end before each request after the first.
+ */
+function smsHistory(options: { older: number; newer: number; newestFirst: boolean; arriving?: number }) {
+	const floor = Date.now() - 86_400_000;
+	const messages: IDataObject[] = [];
+	const add = (created: number) => messages.push({ id: String(messages.length + 1), created: new Date(created).toISOString() });
+	for (let i = options.older; i > 0; i--) add(floor - i * 10);
+	for (let i = 1; i <= options.newer; i++) add(floor + i * 10);
+	let newest = floor + options.newer * 10;
+	const { client, requests } = scripted((req, count) => {
+		for (let i = 0; count > 1 && i < (options.arriving ?? 0); i++) add((newest += 10));
+		const qs = req.qs as IDataObject;
+		const size = Number(qs.pageSize);
+		const start = (Number(qs.page) - 1) * size;
+		const listed = options.newestFirst ? [...messages].reverse() : messages;
+		return { totalItems: messages.length, pageSize: size, page: Number(qs.page), items: listed.slice(start, start + size) };
+	}, 5_000);
+	const newerIds = () => messages.filter((m) => createdAt(m) > floor).map((m) => m.id);
+	return { client, requests, floor, newerIds };
+}
+
+describe('the SMS list (no date filter)', () => {
+	const sms = { collection: 'sms' as const, query: {}, matches: () => true };
+	const newest = (records: IDataObject[], floor: number) => records.reduce((latest, r) => Math.max(latest, createdAt(r)), floor);
+
+	test.each([true, false])('more new messages than Return All collects (newest first: %s): the oldest part first, the next poll the rest, each once', async (newestFirst) => {
+		const { client, requests, floor, newerIds } = smsHistory({ older: 1_000, newer: MAX_RETURN_ALL_RECORDS + 30_000, newestFirst });
+		const part = await recordsAfter(client, 'me', sms, floor);
+		expect(part.length).toBeGreaterThan(MAX_RETURN_ALL_RECORDS * 0.9);
+		expect(part.length).toBeLessThanOrEqual(MAX_RETURN_ALL_RECORDS);
+		// The oldest part: every message from the floor up to the newest one read.
+		const upTo = newest(part, floor);
+		expect(part.map((m) => m.id).sort()).toEqual(newerIds().filter((id) => Number(id) <= 1_000 + (upTo - floor) / 10).sort());
+		expect(requests.length).toBeLessThan(4 + 20 + MAX_RETURN_ALL_RECORDS / 200);
+		const rest = await recordsAfter(client, 'me', sms, upTo);
+		const ids = [...part, ...rest].map((m) => m.id);
+		expect(new Set(ids).size).toBe(ids.length);
+		expect(ids.sort()).toEqual(newerIds().sort());
+	});
+
+	test('messages that arrive while the pages are read are never skipped, and one read twice is kept once', async () => {
+		for (const newer of [1_500, MAX_RETURN_ALL_RECORDS + 2_000]) {
+			const { client, floor, newerIds } = smsHistory({ older: 300, newer, newestFirst: true, arriving: 3 });
+			const part = await recordsAfter(client, 'me', sms, floor);
+			const ids = part.map((m) => m.id);
+			expect(new Set(ids).size).toBe(ids.length);
+			const upTo = newest(part, floor);
+			// Every message from the floor to the newest one read, whatever arrived in between.
+			expect(ids.sort()).toEqual(newerIds().filter((id) => Number(id) <= 300 + (upTo - floor) / 10).sort());
+		}
+	});
+
+	test('a few new messages cost the pages that hold them, as before', async () => {
+		const { client, requests, floor } = smsHistory({ older: 5_000, newer: 450, newestFirst: true });
+		expect(await recordsAfter(client, 'me', sms, floor)).toHaveLength(450);
+		expect(requests).toHaveLength(3);
+	});
+});
+
+describe('the SMS list against a server that lies about its size', () => {
 	const sms = { collection: 'sms' as const, query: {}, matches: () => true };
 	/** Newest first, every page a full page of messages newer than any floor. */
 	const endless = (totalItems: unknown) =>
@@ -56,10 +118,18 @@ describe('the SMS list (no date filter) against a server that lies about its siz
 			return { totalItems, items };
 		}, 2_000);
 
-	test('a huge totalItems is paged up to Return All’s cap, then a clear error: no endless paging, no RangeError', async () => {
+	test('a huge totalItems costs the halving’s requests and at most Return All’s cap: no endless paging, no RangeError', async () => {
 		const { client, requests } = endless(1e15);
-		await expect(recordsAfter(client, 'me', sms, Date.now() - 86_400_000)).rejects.toThrow(/^The SMS history has more than 100,000 messages newer than .*, so reading it stopped after 500 requests$/);
-		expect(requests).toHaveLength(MAX_RETURN_ALL_RECORDS / 200);
+		const records = await recordsAfter(client, 'me', sms, Date.now() - 86_400_000);
+		expect(records.length).toBeLessThanOrEqual(MAX_RETURN_ALL_RECORDS);
+		expect(requests.length).toBeLessThanOrEqual(4 + 45 + MAX_RETURN_ALL_RECORDS / 200);
+	});
+
+	test('pages that never reach back to the floor end in a clear error, within the cap', async () => {
+		// Every page claims messages newer than the floor, and the list keeps growing: 2,000 a request.
+		const { client, requests, floor } = smsHistory({ older: 0, newer: MAX_RETURN_ALL_RECORDS + 20_000, newestFirst: true, arriving: 2_000 });
+		await expect(recordsAfter(client, 'me', sms, floor - 1)).rejects.toThrow(/^Reading the SMS history back to .* did not reach it within 500 pages: messages arrived faster than they could be read/);
+		expect(requests.length).toBeLessThanOrEqual(4 + 20 + MAX_RETURN_ALL_RECORDS / 200);
 	});
 
 	test('a totalItems that is not a count is ignored: the first page is the list', async () => {
