@@ -97,7 +97,10 @@ async function smsAfter(client: ApiClient, path: ReturnType<typeof customerPath>
 	// a huge one costs only the halving's requests (about 45 for 10^15).
 	const claimed = Number(first.body.totalItems);
 	const total = Number.isFinite(claimed) && claimed > 0 ? claimed : firstRecords.length;
-	const lastPage = Math.max(1, Math.ceil(total / PBX_MAX_PAGE_SIZE));
+	// A server with a smaller maximum page says so in `pageSize`; without it, the spec's maximum.
+	const served = Number(first.body.pageSize);
+	const pageSize = Number.isInteger(served) && served > 0 && served < PBX_MAX_PAGE_SIZE ? served : PBX_MAX_PAGE_SIZE;
+	const lastPage = Math.max(1, Math.ceil(total / pageSize));
 	if (lastPage === 1 || firstRecords.length === 0) return new NewerThan(floor).add(firstRecords).records;
 	const newestFirst = createdAt(firstRecords[0]) >= createdAt(firstRecords[firstRecords.length - 1]);
 	const pageAt = async (rank: number) => (rank === (newestFirst ? 1 : lastPage) ? firstRecords : pbxRecords(await read(newestFirst ? rank : lastPage - rank + 1)));
@@ -113,7 +116,7 @@ async function smsAfter(client: ApiClient, path: ReturnType<typeof customerPath>
 		for (let at = rank; at < rank + pages; at++) {
 			const records = await pageAt(at);
 			kept.add(records);
-			const oldestEnd = at >= lastPage && (!newestFirst || records.length < PBX_MAX_PAGE_SIZE);
+			const oldestEnd = at >= lastPage && (!newestFirst || records.length < pageSize);
 			if (reachesFloor(records) || oldestEnd) return { records: kept.records, done: true };
 		}
 		return { records: kept.records, done: false };
@@ -127,6 +130,7 @@ async function smsAfter(client: ApiClient, path: ReturnType<typeof customerPath>
 		if (reachesFloor(await pageAt(middle))) high = middle;
 		else low = middle + 1;
 	}
+	// Return All's cap, in requests too (smaller pages bring fewer messages per catch-up).
 	const capPages = Math.floor(MAX_RETURN_ALL_RECORDS / PBX_MAX_PAGE_SIZE);
 	const start = Math.max(1, low - (capPages - SMS_SHIFT_PAGES) + 1);
 	const part = await readFrom(start, capPages);

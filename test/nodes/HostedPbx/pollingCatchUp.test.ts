@@ -51,7 +51,7 @@ test('a catch-up of more calls than Return All collects reads the oldest part fi
  * `older` messages at or before `floor`, then `newer` ones after it. `arriving` new messages are
  * added at the newest end before each request after the first.
  */
-function smsHistory(options: { older: number; newer: number; newestFirst: boolean; arriving?: number }) {
+function smsHistory(options: { older: number; newer: number; newestFirst: boolean; arriving?: number; maxPageSize?: number }) {
 	const floor = Date.now() - 86_400_000;
 	const messages: IDataObject[] = [];
 	const add = (created: number) => messages.push({ id: String(messages.length + 1), created: new Date(created).toISOString() });
@@ -61,7 +61,7 @@ function smsHistory(options: { older: number; newer: number; newestFirst: boolea
 	const { client, requests } = scripted((req, count) => {
 		for (let i = 0; count > 1 && i < (options.arriving ?? 0); i++) add((newest += 10));
 		const qs = req.qs as IDataObject;
-		const size = Number(qs.pageSize);
+		const size = Math.min(Number(qs.pageSize), options.maxPageSize ?? 200);
 		const start = (Number(qs.page) - 1) * size;
 		const listed = options.newestFirst ? [...messages].reverse() : messages;
 		return { totalItems: messages.length, pageSize: size, page: Number(qs.page), items: listed.slice(start, start + size) };
@@ -99,6 +99,13 @@ describe('the SMS list (no date filter)', () => {
 			// Every message from the floor to the newest one read, whatever arrived in between.
 			expect(ids.sort()).toEqual(newerIds().filter((id) => Number(id) <= 300 + (upTo - floor) / 10).sort());
 		}
+	});
+
+	test.each([true, false])('a server with smaller pages, which says so in pageSize (newest first: %s): every new message, once', async (newestFirst) => {
+		const { client, floor, newerIds } = smsHistory({ older: 700, newer: 1_234, newestFirst, maxPageSize: 50 });
+		const ids = (await recordsAfter(client, 'me', sms, floor)).map((m) => m.id);
+		expect(new Set(ids).size).toBe(ids.length);
+		expect(ids.sort()).toEqual(newerIds().sort());
 	});
 
 	test('a few new messages cost the pages that hold them, as before', async () => {
