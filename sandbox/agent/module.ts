@@ -425,10 +425,15 @@ export class ConvaiSandbox implements SandboxModule {
 		});
 	}
 
-	/** One HTTP POST with its own timeout; network errors and timeouts are answers, not exceptions. */
+	/**
+	 * One HTTP POST with its own timeout; network errors and timeouts are answers, not exceptions.
+	 * `statedTimeoutMs` is the timeout a timed-out answer names (the webhook's `timeout_ms`, where
+	 * `timeoutMs` is what is left of it).
+	 */
 	private async attempt(
 		delivery: Delivery,
 		timeoutMs: number,
+		statedTimeoutMs = timeoutMs,
 	): Promise<{ status: number | null; body: unknown; elapsedMs: number; timedOut: boolean; error: string | null }> {
 		const lifetime = this.lifetime.signal;
 		if (lifetime.aborted) throw new Cancelled();
@@ -469,7 +474,7 @@ export class ConvaiSandbox implements SandboxModule {
 				body: null,
 				elapsedMs: elapsed(),
 				timedOut,
-				error: timedOut ? `no response within ${timeoutMs} ms` : describeFetchError(error),
+				error: timedOut ? `no response within ${statedTimeoutMs} ms` : describeFetchError(error),
 			};
 		} finally {
 			clearTimeout(timer);
@@ -526,7 +531,7 @@ export class ConvaiSandbox implements SandboxModule {
 				const remaining = deadline - Date.now();
 				if (remaining <= 0) break;
 				const startedAt = new Date().toISOString();
-				const result = await this.attempt(delivery, initiating ? remaining : this.settings.completedTimeoutMs);
+				const result = initiating ? await this.attempt(delivery, remaining, webhook.timeout_ms) : await this.attempt(delivery, this.settings.completedTimeoutMs);
 				delivery.attempts.push({ attempt, startedAt, status: result.status, elapsedMs: result.elapsedMs, timedOut: result.timedOut, error: result.error });
 				delivery.response = { status: result.status, body: result.body, elapsedMs: result.elapsedMs, timedOut: result.timedOut };
 				if (result.error === null) break;
