@@ -138,7 +138,7 @@ async function smsAfter(client: ApiClient, path: ReturnType<typeof customerPath>
 	return part.records;
 }
 
-/** The records newer than a floor, each id once. */
+/** The records newer than a floor, each id once (a record without an id or `uri` is kept as it comes). */
 class NewerThan {
 	readonly records: IDataObject[] = [];
 	private readonly ids = new Set<string>();
@@ -147,9 +147,12 @@ class NewerThan {
 
 	add(records: IDataObject[]): this {
 		for (const record of records) {
-			const id = String(record.id);
-			if (createdAt(record) <= this.floor || this.ids.has(id)) continue;
-			this.ids.add(id);
+			if (createdAt(record) <= this.floor) continue;
+			if (record.id !== undefined && record.id !== null && record.id !== '') {
+				const id = String(record.id);
+				if (this.ids.has(id)) continue;
+				this.ids.add(id);
+			}
 			this.records.push(record);
 		}
 		return this;

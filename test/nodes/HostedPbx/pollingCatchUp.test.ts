@@ -108,6 +108,13 @@ describe('the SMS list (no date filter)', () => {
 		expect(ids.sort()).toEqual(newerIds().sort());
 	});
 
+	test('messages without an id or uri are each kept, not taken for one another', async () => {
+		const floor = Date.now() - 60_000;
+		const items = Array.from({ length: 3 }, (_v, i) => ({ type: 'smsmessage', created: new Date(floor + (i + 1) * 1000).toISOString(), body: `text ${i}` }));
+		const { client } = scripted(() => ({ totalItems: 3, pageSize: 200, page: 1, items }));
+		expect((await recordsAfter(client, 'me', sms, floor)).map((m) => m.body)).toEqual(['text 0', 'text 1', 'text 2']);
+	});
+
 	test('a few new messages cost the pages that hold them, as before', async () => {
 		const { client, requests, floor } = smsHistory({ older: 5_000, newer: 450, newestFirst: true });
 		expect(await recordsAfter(client, 'me', sms, floor)).toHaveLength(450);
