@@ -160,11 +160,11 @@ class NewerThan {
 }
 
 /** Reading the SMS list towards `floor` did not reach it within Return All's cap. */
-function tooManyMessages(floor: number, requests: number): Error {
+function tooManyMessages(floor: number, pages: number): Error {
 	const cap = MAX_RETURN_ALL_RECORDS.toLocaleString('en-US');
 	return pagingError(
 		undefined,
-		`Reading the SMS history back to ${new Date(floor).toISOString()} did not reach it within ${requests} pages: messages arrived faster than they could be read, or the pages are not in date order`,
+		`Reading the SMS history back to ${new Date(floor).toISOString()} did not reach it within ${pages} pages: messages arrived faster than they could be read, or the pages are not in date order`,
 		`Rule: the SMS list has no date filter, so it is read by pages, at most ${cap} messages (MAX_RETURN_ALL_RECORDS) a poll; the next poll tries again.`,
 	);
 }

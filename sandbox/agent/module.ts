@@ -531,7 +531,8 @@ export class ConvaiSandbox implements SandboxModule {
 				const remaining = deadline - Date.now();
 				if (remaining <= 0) break;
 				const startedAt = new Date().toISOString();
-				const result = initiating ? await this.attempt(delivery, remaining, webhook.timeout_ms) : await this.attempt(delivery, this.settings.completedTimeoutMs);
+				const timeoutMs = initiating ? remaining : this.settings.completedTimeoutMs;
+				const result = await this.attempt(delivery, timeoutMs, initiating ? webhook.timeout_ms : timeoutMs);
 				delivery.attempts.push({ attempt, startedAt, status: result.status, elapsedMs: result.elapsedMs, timedOut: result.timedOut, error: result.error });
 				delivery.response = { status: result.status, body: result.body, elapsedMs: result.elapsedMs, timedOut: result.timedOut };
 				if (result.error === null) break;

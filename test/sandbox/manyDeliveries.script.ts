@@ -3,25 +3,22 @@
  * Voice Agent deliveries in flight at once, to a receiver that answers after 200 ms. Prints one
  * line of JSON: the outcomes and the names of the warnings the process emitted.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import { startSandbox } from '../../sandbox/index';
+import { delay, sendJson, startReceiver } from './helpers';
 
 const warnings: string[] = [];
 process.on('warning', (warning) => warnings.push(warning.name));
 
 async function main(): Promise<void> {
 	const sandbox = await startSandbox({ port: 0 });
-	const receiver = createServer((req, res) => {
-		req.resume();
-		setTimeout(() => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}'), 200);
+	const receiver = await startReceiver(async (_req, res) => {
+		await delay(200);
+		sendJson(res, 200, {});
 	});
-	await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 	const hook = await fetch(`${sandbox.url}/convai/v1/webhooks`, {
 		method: 'POST',
 		headers: { Authorization: `Bearer ${sandbox.convai.keys.demo('full-access')}`, 'Content-Type': 'application/json' },
-		body: JSON.stringify({ url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, event_type: 'conversation.initiating' }),
+		body: JSON.stringify({ url: receiver.url, event_type: 'conversation.initiating' }),
 	});
 	if (hook.status !== 201) throw new Error(`creating the webhook answered ${hook.status}`);
 	const answers = await Promise.all(
@@ -35,9 +32,9 @@ async function main(): Promise<void> {
 		}),
 	);
 	// Warnings are emitted on a later tick.
-	await new Promise((resolve) => setTimeout(resolve, 50));
+	await delay(50);
 	await sandbox.close();
-	receiver.close();
+	await receiver.close();
 	console.log(JSON.stringify({ outcomes: answers.flatMap((a) => a.deliveries.map((d) => d.outcome)), warnings }));
 }
 
