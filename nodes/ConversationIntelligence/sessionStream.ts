@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { StreamResponse } from '../shared/operation';
 import type { BackoffOptions } from '../shared/streams/backoff';
 import { DEFAULT_BACKOFF, backoffDelay } from '../shared/streams/backoff';
+import { RecentIds } from '../shared/recentIds';
 import { SseParser } from '../shared/streams/sse';
 import { Watchdog, wait } from '../shared/timers';
 
@@ -49,20 +50,6 @@ const isObject = (value: unknown): value is IDataObject => !!value && typeof val
 /** An answer that says in words that the session is over. */
 const ENDED_TEXT = /session[\s_-]*(has[\s_-]*)?(ended|closed|finished)|session_ended/i;
 
-/** Event ids already handed on, oldest forgotten first. */
-class RecentIds {
-	private readonly ids = new Set<string>();
-
-	has(id: string): boolean {
-		return this.ids.has(id);
-	}
-
-	add(id: string): void {
-		this.ids.add(id);
-		if (this.ids.size > MAX_REMEMBERED_IDS) this.ids.delete(this.ids.values().next().value as string);
-	}
-}
-
 export type SessionOutcome =
 	| { kind: 'connected' }
 	| { kind: 'ended'; reason: string }
@@ -86,7 +73,8 @@ export class SessionEventStream {
 	private stopped = false;
 	private readonly closing = new AbortController();
 	private running?: Promise<void>;
-	private readonly seen = new RecentIds();
+	/** Event ids already handed on (a replay after a reconnection repeats some), oldest forgotten first. */
+	private readonly seen = new RecentIds(MAX_REMEMBERED_IDS, Infinity);
 	private resolveFirst: (outcome: SessionOutcome) => void = () => {};
 	/** The first connection's outcome, for the trigger to wait on before activation completes. */
 	readonly firstOutcome = new Promise<SessionOutcome>((resolve) => (this.resolveFirst = resolve));
@@ -180,8 +168,7 @@ export class SessionEventStream {
 				}
 				// The message's own id tells it apart from a replayed one; the standard's last id (kept
 				// across messages) is what a reconnection resumes after.
-				if (message.id && this.seen.has(message.id)) return;
-				if (message.id) this.seen.add(message.id);
+				if (message.id && !this.seen.firstSeen(message.id)) return;
 				if (message.lastEventId) this.lastEventId = message.lastEventId;
 				receivedEvents = true;
 				this.options.onEvent(event, message.id ?? message.lastEventId);

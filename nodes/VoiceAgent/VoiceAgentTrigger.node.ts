@@ -14,6 +14,7 @@ import { platformApi } from '../shared/apis';
 import { asNodeError, validationError } from '../shared/errors';
 import { identifierIssue } from '../shared/validation';
 import { compact, pairsToObject } from '../shared/params';
+import { DEFAULT_REMEMBER_IDS, DEFAULT_REMEMBER_MINUTES, recentIdsFor } from '../shared/recentIds';
 import { createClient } from '../shared/transport';
 import { deliveryItem, isDelivery } from './events';
 import {
@@ -97,6 +98,26 @@ function configOverride(context: IHookFunctions | IWebhookFunctions): IDataObjec
 	return parsed as IDataObject;
 }
 
+/**
+ * Whether Drop Duplicates is on and this conversation's completed event was emitted already: it
+ * fires once per conversation and the contract gives no delivery id, so the conversation id
+ * names it. It is answered 200 at once, so a retry means that 200 came late or was lost, and the
+ * first run started. A delivery without a conversation id is never taken for a repeat.
+ * (`conversation.initiating` is not filtered: the service retries it within the caller's wait
+ * only after an answer that was not 2xx, so the first run failed or never started.)
+ */
+function isRepeat(context: IWebhookFunctions, body: IDataObject): boolean {
+	const conversationId = (body.data as IDataObject | undefined)?.conversation_id;
+	if (!context.getNodeParameter('dropDuplicates', true) || typeof conversationId !== 'string' || conversationId === '') return false;
+	const node = context.getNode();
+	const memory = recentIdsFor(
+		`voice-agent|${context.getWorkflow().id ?? ''}|${node.id ?? node.name}|${context.getMode()}`,
+		DEFAULT_REMEMBER_IDS,
+		DEFAULT_REMEMBER_MINUTES * 60_000,
+	);
+	return !memory.firstSeen(conversationId);
+}
+
 export class VoiceAgentTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Voice Agent Trigger',
@@ -154,6 +175,15 @@ export class VoiceAgentTrigger implements INodeType {
 				default: '',
 				description:
 					"Only this agent's conversations. Leave empty for every conversation on the account. The service allows one webhook per event type and scope.",
+			},
+			{
+				displayName: 'Drop Duplicates',
+				name: 'dropDuplicates',
+				type: 'boolean',
+				default: true,
+				displayOptions: { show: { event: ['conversation.completed'] } },
+				description:
+					'Whether to answer a repeated delivery of the same conversation without running the workflow again (the service retries when its 200 came late or was lost). Remembered in memory for a day: not across restarts, and per webhook process in queue mode.',
 			},
 			{
 				displayName: 'Timeout (Milliseconds)',
@@ -365,6 +395,10 @@ export class VoiceAgentTrigger implements INodeType {
 		}
 		if (body.type !== event) {
 			// Another event type on this URL: acknowledged, no execution.
+			response.status(200).json({});
+			return { noWebhookResponse: true };
+		}
+		if (event === 'conversation.completed' && isRepeat(this, body)) {
 			response.status(200).json({});
 			return { noWebhookResponse: true };
 		}

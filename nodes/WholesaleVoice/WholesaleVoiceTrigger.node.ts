@@ -12,6 +12,7 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { appendAll } from '../shared/lists';
 import { binaryPropertyField } from '../shared/describe';
+import { DEFAULT_REMEMBER_IDS, DEFAULT_REMEMBER_MINUTES, MAX_REMEMBER_IDS, recentIdsFor } from '../shared/recentIds';
 import { collectReadyReport } from './reportReady';
 import {
 	ALL_EVENTS,
@@ -25,13 +26,7 @@ import {
 	supportedDeliveryType,
 	parseParsedBody,
 } from './webhookEvents';
-import {
-	DEFAULT_REMEMBER_IDS,
-	DEFAULT_REMEMBER_MINUTES,
-	MAX_REMEMBER_IDS,
-	deliveryWarnings,
-	recentIdsFor,
-} from './webhookMemory';
+import { deliveryWarnings } from './webhookMemory';
 import type { CallerSettings, SecretLocation, SourceNetworks } from './webhookSecurity';
 import {
 	DEFAULT_SECRET_HEADER,

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { IDataObject, INodeParameters, IWebhookData } from 'n8n-workflow';
 
 import { DELIVERY_HEADER, VoiceAgentTrigger, matchesSecretHash, secretHash } from '../../../nodes/VoiceAgent/VoiceAgentTrigger.node';
+import { forgetRecentIds } from '../../../nodes/shared/recentIds';
 import type { Sandbox } from '../../../sandbox';
 import { startSandbox } from '../../../sandbox';
 import { contexts } from '../../harness/n8n';
@@ -13,7 +14,10 @@ import { platformCredentials } from '../../harness/platformKit';
 let sandbox: Sandbox;
 beforeAll(async () => (sandbox = await startSandbox()));
 afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+beforeEach(() => {
+	sandbox.reset();
+	forgetRecentIds();
+});
 
 const WEBHOOK_DATA = { webhookDescription: { name: 'default' } } as unknown as IWebhookData;
 
@@ -21,7 +25,7 @@ const WEBHOOK_DATA = { webhookDescription: { name: 'default' } } as unknown as I
  * One trigger node as n8n would host it: the hook methods for registration, and a small HTTP
  * server standing in for n8n's webhook endpoint that hands each delivery to the node's webhook().
  */
-async function host(parameters: INodeParameters, staticData: IDataObject = {}) {
+async function host(parameters: INodeParameters, staticData: IDataObject = {}, lateAnswers = { count: 0, ms: 0 }) {
 	const node = new VoiceAgentTrigger();
 	const executions: IDataObject[] = [];
 	let respondLater: ((body: IDataObject) => void) | undefined;
@@ -41,6 +45,8 @@ async function host(parameters: INodeParameters, staticData: IDataObject = {}) {
 			const request = { headers: req.headers, body: rawBody.length ? JSON.parse(rawBody.toString()) : {}, rawBody };
 			const result = await node.webhook.call(built.webhook(WEBHOOK_DATA, request, response));
 			if (result.workflowData) executions.push(...result.workflowData[0].map((i) => i.json));
+			// n8n busy: the answer leaves after the service's attempt timed out (the run started).
+			if (lateAnswers.count > 0 && lateAnswers.count--) await new Promise((resolve) => setTimeout(resolve, lateAnswers.ms));
 			if (result.noWebhookResponse) return;
 			if (result.webhookResponse !== undefined) return response.json(result.webhookResponse);
 			// responseNode mode: the workflow answers later through Respond to Webhook.
@@ -92,8 +98,8 @@ const hosts: Array<{ close: () => Promise<void> }> = [];
 afterEach(async () => {
 	for (const h of hosts.splice(0)) await h.close();
 });
-async function hosted(parameters: INodeParameters, staticData?: IDataObject) {
-	const h = await host(parameters, staticData);
+async function hosted(parameters: INodeParameters, staticData?: IDataObject, lateAnswers?: { count: number; ms: number }) {
+	const h = await host(parameters, staticData, lateAnswers);
 	hosts.push(h);
 	return h;
 }
@@ -312,5 +318,65 @@ describe('deliveries', () => {
 		});
 		expect(item.transcript).toHaveLength(5);
 		expect(String(item.transcript_text).split('\n')[0]).toMatch(/^agent: Hello/);
+	});
+});
+
+describe('repeated deliveries (the service retries an answer that came late or not at all)', () => {
+	type Simulated = { deliveries: Array<{ eventType: string; outcome: string; attempts: unknown[]; response: { status: number; body: unknown } }> };
+	const completedOnly = { event: 'conversation.completed', agentId: '' };
+	async function lateFirstAnswer(parameters: INodeParameters) {
+		sandbox.convai.settings.completedTimeoutMs = 150;
+		const trigger = await hosted(parameters, undefined, { count: 1, ms: 400 });
+		await trigger.create();
+		const result = (await sandbox.convai.simulateConversation({ agent_id: 'agent_demo_support', conversation_id: 'conv_retried', waitForCompleted: true })) as unknown as Simulated;
+		return { trigger, delivery: result.deliveries.find((d) => d.eventType === 'conversation.completed') };
+	}
+
+	test('completed, retried after a late 200: one run; the retry is answered 200 and starts nothing', async () => {
+		const { trigger, delivery } = await lateFirstAnswer(completedOnly);
+		expect(delivery).toMatchObject({ outcome: 'delivered', response: { status: 200, body: {} } });
+		expect(delivery?.attempts).toHaveLength(2);
+		expect(trigger.executions).toHaveLength(1);
+		expect(trigger.executions[0]).toMatchObject({ event_type: 'conversation.completed', conversation_id: 'conv_retried' });
+	});
+
+	test('with Drop Duplicates off, the retry runs the workflow again', async () => {
+		const { trigger, delivery } = await lateFirstAnswer({ ...completedOnly, dropDuplicates: false });
+		expect(delivery?.attempts).toHaveLength(2);
+		expect(trigger.executions.map((e) => e.conversation_id)).toEqual(['conv_retried', 'conv_retried']);
+	});
+
+	test('other conversations, and deliveries without a conversation id, are never taken for repeats', async () => {
+		const trigger = await hosted(completedOnly);
+		await trigger.create();
+		for (const id of ['conv_a', 'conv_b', 'conv_a']) {
+			await sandbox.convai.simulateConversation({ agent_id: 'agent_demo_support', conversation_id: id, waitForCompleted: true });
+		}
+		expect(trigger.executions.map((e) => e.conversation_id)).toEqual(['conv_a', 'conv_b']);
+		const secret = sandbox.convai.webhooks[0].request_headers[DELIVERY_HEADER];
+		for (const data of [{}, { conversation_id: '' }, { conversation_id: 42 }, { conversation_id: 42 }]) {
+			const response = await fetch(trigger.url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', [DELIVERY_HEADER]: String(secret) },
+				body: JSON.stringify({ type: 'conversation.completed', timestamp: 1, data }),
+			});
+			expect(response.status).toBe(200);
+		}
+		expect(trigger.executions).toHaveLength(6);
+	});
+
+	test('initiating is not filtered: the service retries it only after an answer that was not 2xx, so each delivery runs', async () => {
+		const trigger = await hosted(initiating);
+		await trigger.create();
+		const secret = sandbox.convai.webhooks[0].request_headers[DELIVERY_HEADER];
+		for (let i = 0; i < 2; i++) {
+			const response = await fetch(trigger.url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', [DELIVERY_HEADER]: String(secret) },
+				body: JSON.stringify({ type: 'conversation.initiating', timestamp: 1, data: { conversation_id: 'conv_x', agent_id: 'agent_demo_support' } }),
+			});
+			expect(response.status).toBe(200);
+		}
+		expect(trigger.executions).toHaveLength(2);
 	});
 });

@@ -1,4 +1,5 @@
-import { RecentIds, WarningThrottle, forgetEverything, recentIdsFor } from '../../../nodes/WholesaleVoice/webhookMemory';
+import { RecentIds, recentIdsFor } from '../../../nodes/shared/recentIds';
+import { WarningThrottle, forgetEverything } from '../../../nodes/WholesaleVoice/webhookMemory';
 
 describe('recent ids', () => {
 	test('a key is new once within the window, and new again after it', () => {
