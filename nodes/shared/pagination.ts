@@ -120,6 +120,30 @@ export function pagesNeeded(records: number, pageSize: number): number {
 	return Math.max(1, Math.ceil(records / pageSize));
 }
 
+/** What names a PBX record: its `uri` (every representation has one), else its `id`. */
+function identityOf(record: IDataObject): string | undefined {
+	if (!record || typeof record !== 'object') return undefined;
+	if (typeof record.uri === 'string' && record.uri !== '') return `uri ${record.uri}`;
+	return record.id === undefined || record.id === null || record.id === '' ? undefined : `id ${String(record.id)}`;
+}
+
+/**
+ * Keeps each record once over the pages of one walk (a record without a `uri` or `id` is kept as
+ * it comes): in a list ordered newest first, a record created while the list is paged pushes one
+ * already read onto the next page.
+ */
+function onceEach(): (page: IDataObject[]) => IDataObject[] {
+	const seen = new Set<string>();
+	return (page) =>
+		page.filter((record) => {
+			const identity = identityOf(record);
+			if (identity === undefined) return true;
+			if (seen.has(identity)) return false;
+			seen.add(identity);
+			return true;
+		});
+}
+
 /**
  * Pages the Hosted PBX list wrapper: `pageSize` is the limit (at most 200); while the answer has
  * a `nextPage` link, the next page is asked for with the request's own query and the next page
@@ -136,11 +160,12 @@ async function pbxPages(
 	const pageSize = limit === undefined ? PBX_MAX_PAGE_SIZE : Math.min(limit, PBX_MAX_PAGE_SIZE);
 	const records: IDataObject[] = [];
 	const checkRepeat = repeatGuard(scope, 'page');
+	const keepNew = onceEach();
 	for (let pageNumber = 1; ; pageNumber++) {
 		const response: ApiResponse = await client.request({ ...request, qs: { ...request.qs, pageSize, page: pageNumber } });
 		const page = extract(response);
 		checkRepeat(page, response.status);
-		appendAll(records, page);
+		appendAll(records, keepNew(page));
 		if (limit !== undefined && records.length >= limit) return records.slice(0, limit);
 		// An empty page with a next link would loop forever on a faulty server: stop there.
 		const last = !(response.body as PbxList | undefined)?.nextPage || page.length === 0;

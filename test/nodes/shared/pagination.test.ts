@@ -130,6 +130,60 @@ describe('Hosted PBX paging', () => {
 		expect(requests).toHaveLength(2);
 	});
 
+	/** A list ordered newest first, as SMS and call lists are, where `arriving` records are created before each page after the first. */
+	function newestFirst(total: number, arriving: number) {
+		let created = total;
+		const requests: IDataObject[] = [];
+		const record = (n: number) => ({ uri: `https://pbx.test/api/v1/customers/1/sms/${n}`, body: `message ${n}` });
+		const { client } = scripted((req) => {
+			const { page, pageSize } = req.qs as { page: number; pageSize: number };
+			if (page > 1) created += arriving;
+			requests.push({ page, created });
+			const first = created - (page - 1) * pageSize;
+			const items = Array.from({ length: Math.max(0, Math.min(pageSize, first)) }, (_v, i) => record(first - i));
+			return { totalItems: created, pageSize, page, items, ...(page * pageSize < created ? { nextPage: 'https://pbx.test/next' } : {}) };
+		});
+		return { client, requests };
+	}
+
+	test('records created while a newest-first list is paged push read ones onto the next page: each is returned once', async () => {
+		const { client, requests } = newestFirst(1000, 7);
+		const records = await collectList(client, 'pbx', LIST, undefined);
+		const numbers = records.map((r) => Number(String(r.uri).split('/').pop()));
+		expect(new Set(numbers).size).toBe(numbers.length);
+		expect(numbers).toEqual(Array.from({ length: 1000 }, (_v, i) => 1000 - i));
+		// The list grew by 35 while it was read: a sixth page holds the last of the original thousand.
+		expect(requests).toHaveLength(6);
+	});
+
+	test('a Limit counts each record once too', async () => {
+		const { client } = newestFirst(1000, 50);
+		const records = await collectList(client, 'pbx', LIST, 450);
+		const numbers = records.map((r) => Number(String(r.uri).split('/').pop()));
+		expect(numbers).toEqual(Array.from({ length: 450 }, (_v, i) => 1000 - i));
+	});
+
+	test('records are told apart by uri, else id; records with neither are kept as they come', async () => {
+		const pages = [
+			[{ id: 1 }, { id: '2' }, { name: 'no identity' }, { uri: 'https://pbx.test/a', id: 9 }],
+			[{ id: 1 }, { id: 2 }, { name: 'no identity' }, { uri: 'https://pbx.test/b', id: 9 }, { id: '' }, { id: '' }],
+		];
+		const { client } = scripted((req) => {
+			const page = (req.qs as { page: number }).page;
+			return { items: pages[page - 1], ...(page < pages.length ? { nextPage: 'https://pbx.test/next' } : {}) };
+		});
+		expect(await collectList(client, 'pbx', LIST, undefined)).toEqual([
+			{ id: 1 },
+			{ id: '2' },
+			{ name: 'no identity' },
+			{ uri: 'https://pbx.test/a', id: 9 },
+			{ name: 'no identity' },
+			{ uri: 'https://pbx.test/b', id: 9 },
+			{ id: '' },
+			{ id: '' },
+		]);
+	});
+
 	test('a page of 250,000 records is collected without overflowing the call stack', async () => {
 		const items = Array.from({ length: 250_000 }, (_v, n) => ({ n }));
 		const { client } = scripted(() => ({ items }));
