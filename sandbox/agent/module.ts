@@ -725,6 +725,17 @@ export class ConvaiSandbox implements SandboxModule {
 				),
 			);
 		});
+		// The service's retry after an answer it did not get (a 200 lost or late): the same request
+		// once more, recorded as one more attempt of the delivery.
+		r.add('POST', '/deliveries/:deliveryId/repeat', async (req, res) => {
+			const delivery = this.deliveries.find((d) => d.deliveryId === req.params.deliveryId);
+			if (!delivery) throw new HttpError(404, { message: `No delivery ${req.params.deliveryId}` });
+			const startedAt = new Date().toISOString();
+			const result = await this.attempt(delivery, this.settings.completedTimeoutMs);
+			delivery.attempts.push({ attempt: delivery.attempts.length + 1, startedAt, status: result.status, elapsedMs: result.elapsedMs, timedOut: result.timedOut, error: result.error });
+			delivery.response = { status: result.status, body: result.body, elapsedMs: result.elapsedMs, timedOut: result.timedOut };
+			send(res, 200, delivery);
+		});
 		r.add('DELETE', '/deliveries', (_req, res) => {
 			this.deliveries = [];
 			send(res, 204);

@@ -346,6 +346,20 @@ describe(`the recipes in a real n8n with active triggers (target ${process.env.T
 		expect(String(item.transcript_text)).toContain('Alice Jones');
 	});
 
+	test('a repeated conversation.completed (the service retrying after a lost 200) is answered 200 and runs nothing: one summary SMS', async () => {
+		const [delivery] = await admin.get<Array<Record<string, any>>>(`/convai/deliveries?conversation_id=${conversation.conversation_id}&event_type=conversation.completed`);
+		const since = await admin.lastSeq();
+		for (let i = 0; i < 2; i++) {
+			const repeated = await admin.post(`/convai/deliveries/${delivery.deliveryId}/repeat`, {});
+			expect(repeated.response).toMatchObject({ status: 200, body: {} });
+		}
+		// A run would have sent its SMS within this time (the first one took well under a second).
+		await new Promise((r) => setTimeout(r, 3000));
+		expect(await n8n.executions(ID.postCall)).toHaveLength(1);
+		const sent: SandboxLoggedRequest[] = (await admin.requests({ api: 'pbx', method: 'POST', pathPrefix: SMS_PATH, since })).filter((r) => String(r.body.body).includes(conversation.conversation_id));
+		expect(sent).toHaveLength(0);
+	});
+
 	test('session script -> live analysis -> an SMS for a negative sentiment and for an escalation, nothing else', async () => {
 		const since = await admin.lastSeq();
 		const t0 = Date.now();

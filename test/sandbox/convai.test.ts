@@ -356,6 +356,21 @@ describe('deliveries', () => {
 		expect(health.last_status_code).toBeNull();
 	});
 
+	test('a delivery is repeated on demand (a retry after a lost 200): the same request again, one more attempt recorded', async () => {
+		await createWebhook({ event_type: 'conversation.completed', request_headers: { 'x-secret': 's1' } });
+		await converse({ agent_id: 'agent_demo_support', conversation_id: 'conv_again', waitForCompleted: true });
+		const [delivery] = (await admin('GET', '/deliveries?event_type=conversation.completed')).body as unknown as DeliveryRecord[];
+		receiver.respond((_req, res) => sendJson(res, 202, { again: true }));
+		const repeated = await admin('POST', `/deliveries/${delivery.deliveryId}/repeat`);
+		expect(repeated.status).toBe(200);
+		expect(repeated.body).toMatchObject({ deliveryId: delivery.deliveryId, response: { status: 202, body: { again: true } } });
+		expect((repeated.body.attempts as unknown[]).length).toBe(2);
+		expect(receiver.requests).toHaveLength(2);
+		expect(receiver.requests[1].json).toEqual(receiver.requests[0].json);
+		expect(receiver.requests[1].headers['x-secret']).toBe('s1');
+		expect((await admin('POST', '/deliveries/dlv_none/repeat')).status).toBe(404);
+	});
+
 	test('a non-2xx answer is retried with exponential backoff', async () => {
 		await admin('POST', '/settings', { retryBaseMs: 60, maxAttempts: 4 });
 		let calls = 0;
