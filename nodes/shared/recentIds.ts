@@ -9,14 +9,30 @@
  * never see an id twice adds n8n's Remove Duplicates node (kept in n8n's database) behind it.
  */
 
+import { createHash } from 'node:crypto';
+
 export const DEFAULT_REMEMBER_IDS = 10_000;
 export const DEFAULT_REMEMBER_MINUTES = 24 * 60;
 export const MAX_REMEMBER_IDS = 1_000_000;
+/** Keys longer than this are kept as their SHA-256, so a full memory stays small whatever the ids are. */
+const LONGEST_KEPT_KEY = 128;
+
+/** The key as kept: itself when short, else its hash (marked apart, so no short key can equal a hash). */
+function keptKey(key: string): string {
+	return key.length <= LONGEST_KEPT_KEY ? `k${key}` : `h${createHash('sha256').update(key).digest('base64')}`;
+}
 
 /** Message ids seen recently: at most `maxEntries`, each for `ttlMs`; the oldest go first. */
 export class RecentIds {
-	/** Key to the time it is forgotten; a Map keeps insertion order, so the oldest come first. */
+	/** Kept key to the time it is forgotten. */
 	private readonly seen = new Map<string, number>();
+	/**
+	 * The keys in the order they were remembered, with that time, oldest at `head`. (Not the Map's
+	 * own order: iterating a Map from its start walks the holes its deletions left, which made each
+	 * call cost the whole memory once it was full.)
+	 */
+	private order: Array<{ key: string; forgetAt: number }> = [];
+	private head = 0;
 
 	constructor(
 		private maxEntries: number,
@@ -33,21 +49,38 @@ export class RecentIds {
 		this.ttlMs = ttlMs;
 	}
 
-	/** True the first time a key is seen within the window (and remembers it), false for a repeat. */
-	firstSeen(key: string, now = Date.now()): boolean {
-		const forgetAt = this.seen.get(key);
-		if (forgetAt !== undefined && forgetAt > now) return false;
-		if (forgetAt !== undefined) this.seen.delete(key);
-		this.seen.set(key, now + this.ttlMs);
+	/** True the first time an id is seen within the window (and remembers it), false for a repeat. */
+	firstSeen(id: string, now = Date.now()): boolean {
+		const key = keptKey(id);
+		const known = this.seen.get(key);
+		if (known !== undefined && known > now) return false;
+		const forgetAt = now + this.ttlMs;
+		this.seen.set(key, forgetAt);
+		this.order.push({ key, forgetAt });
 		this.prune(now);
 		return true;
 	}
 
-	/** Drops expired keys from the front, then the oldest beyond the size bound. */
+	/** Forgets from the oldest end: expired keys, then the oldest beyond the size bound. */
 	private prune(now: number): void {
-		for (const [key, forgetAt] of this.seen) {
-			if (forgetAt > now && this.seen.size <= this.maxEntries) break;
-			this.seen.delete(key);
+		const order = this.order;
+		while (this.head < order.length) {
+			const oldest = order[this.head];
+			// An entry of a key remembered again since is stale: only the newest entry counts.
+			if (this.seen.get(oldest.key) === oldest.forgetAt) {
+				if (oldest.forgetAt > now && this.seen.size <= this.maxEntries) break;
+				this.seen.delete(oldest.key);
+			}
+			this.head++;
+		}
+		if (this.head >= 1024 && this.head * 2 >= order.length) {
+			this.order = order.slice(this.head);
+			this.head = 0;
+		} else if (order.length - this.head > 2 * this.seen.size + 1024) {
+			// Stale entries piled up behind a live one (the window was shortened, or the clock went
+			// back): rebuilt from the live keys, so the order stays as small as the memory.
+			this.order = [...this.seen].map(([key, forgetAt]) => ({ key, forgetAt })).sort((a, b) => a.forgetAt - b.forgetAt);
+			this.head = 0;
 		}
 	}
 }

@@ -29,6 +29,30 @@ describe('recent ids', () => {
 		expect(ids.firstSeen('call_inbound\n0', 1_000_001)).toBe(true);
 	});
 
+	test('a shortened window: what it expires is forgotten, and the bookkeeping stays as small as the memory', () => {
+		const ids = new RecentIds(10, 1_000_000);
+		expect(ids.firstSeen('old', 0)).toBe(true);
+		ids.configure(10, 10);
+		for (let now = 1; now < 100_000; now++) ids.firstSeen(`k${now % 5}`, now);
+		expect(ids.size).toBeLessThanOrEqual(6);
+		expect(ids.firstSeen('k1', 100_000)).toBe(false);
+		expect((ids as unknown as { order: unknown[] }).order.length).toBeLessThan(2_100);
+		expect(ids.firstSeen('old', 1_000_001)).toBe(true);
+	});
+
+	test('long ids are kept as their hash: a repeat is still found, ids that differ only at the end stay apart, and the memory stays small', () => {
+		const ids = new RecentIds(1000, 60_000);
+		const long = (tail: number) => `${'x'.repeat(1_000_000)}${tail}`;
+		const before = process.memoryUsage().heapUsed;
+		for (let i = 0; i < 1000; i++) expect(ids.firstSeen(long(i), 0)).toBe(true);
+		expect(ids.firstSeen(long(999), 1)).toBe(false);
+		expect(ids.firstSeen(long(1000), 1)).toBe(true);
+		// 1,000 ids of a megabyte each would hold 1 GB if kept as they came.
+		expect(process.memoryUsage().heapUsed - before).toBeLessThan(50 * 1024 * 1024);
+		// A short id that looks like a kept hash is not taken for one.
+		expect(ids.firstSeen(`h${'A'.repeat(43)}=`, 2)).toBe(true);
+	});
+
 	test('one memory per scope; changed limits apply to it', () => {
 		forgetEverything();
 		const a = recentIdsFor('wf|node|trigger', 10, 1000);
