@@ -482,6 +482,15 @@ export class ConvaiSandbox implements SandboxModule {
 		}
 	}
 
+	/** One attempt, added to the delivery's attempts and made its latest response. */
+	private async recordedAttempt(delivery: Delivery, timeoutMs: number, statedTimeoutMs = timeoutMs): ReturnType<ConvaiSandbox['attempt']> {
+		const startedAt = new Date().toISOString();
+		const result = await this.attempt(delivery, timeoutMs, statedTimeoutMs);
+		delivery.attempts.push({ attempt: delivery.attempts.length + 1, startedAt, status: result.status, elapsedMs: result.elapsedMs, timedOut: result.timedOut, error: result.error });
+		delivery.response = { status: result.status, body: result.body, elapsedMs: result.elapsedMs, timedOut: result.timedOut };
+		return result;
+	}
+
 	/**
 	 * Sends one event to one webhook. conversation.initiating gets the webhook's `timeout_ms`
 	 * as its whole budget (retries included, as the caller is waiting); other events get
@@ -530,11 +539,8 @@ export class ConvaiSandbox implements SandboxModule {
 			for (let attempt = 1; attempt <= maxAttempts; attempt++) {
 				const remaining = deadline - Date.now();
 				if (remaining <= 0) break;
-				const startedAt = new Date().toISOString();
 				const timeoutMs = initiating ? remaining : this.settings.completedTimeoutMs;
-				const result = await this.attempt(delivery, timeoutMs, initiating ? webhook.timeout_ms : timeoutMs);
-				delivery.attempts.push({ attempt, startedAt, status: result.status, elapsedMs: result.elapsedMs, timedOut: result.timedOut, error: result.error });
-				delivery.response = { status: result.status, body: result.body, elapsedMs: result.elapsedMs, timedOut: result.timedOut };
+				const result = await this.recordedAttempt(delivery, timeoutMs, initiating ? webhook.timeout_ms : timeoutMs);
 				if (result.error === null) break;
 				if (attempt === maxAttempts) break;
 				const delay = this.settings.retryBaseMs * 2 ** (attempt - 1);
@@ -730,10 +736,7 @@ export class ConvaiSandbox implements SandboxModule {
 		r.add('POST', '/deliveries/:deliveryId/repeat', async (req, res) => {
 			const delivery = this.deliveries.find((d) => d.deliveryId === req.params.deliveryId);
 			if (!delivery) throw new HttpError(404, { message: `No delivery ${req.params.deliveryId}` });
-			const startedAt = new Date().toISOString();
-			const result = await this.attempt(delivery, this.settings.completedTimeoutMs);
-			delivery.attempts.push({ attempt: delivery.attempts.length + 1, startedAt, status: result.status, elapsedMs: result.elapsedMs, timedOut: result.timedOut, error: result.error });
-			delivery.response = { status: result.status, body: result.body, elapsedMs: result.elapsedMs, timedOut: result.timedOut };
+			await this.recordedAttempt(delivery, this.settings.completedTimeoutMs);
 			send(res, 200, delivery);
 		});
 		r.add('DELETE', '/deliveries', (_req, res) => {

@@ -93,6 +93,16 @@ function restartedAt(url: string, parameters: INodeParameters, staticData?: IDat
 	};
 }
 
+/** POSTs a body to the trigger's URL with the registered webhook's secret header, as the service does. */
+async function deliver(url: string, body: unknown): Promise<Response> {
+	const secret = String(sandbox.convai.webhooks[0].request_headers[DELIVERY_HEADER]);
+	return await fetch(url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', [DELIVERY_HEADER]: secret },
+		body: typeof body === 'string' ? body : JSON.stringify(body),
+	});
+}
+
 const initiating = { event: 'conversation.initiating', agentId: '', timeoutMs: 3000, responseMode: 'immediately' };
 const hosts: Array<{ close: () => Promise<void> }> = [];
 afterEach(async () => {
@@ -208,11 +218,7 @@ describe('deliveries', () => {
 		const wrong = await fetch(trigger.url, { method: 'POST', headers: { 'content-type': 'application/json', [DELIVERY_HEADER]: 'x'.repeat(64) }, body });
 		expect([none.status, wrong.status]).toEqual([401, 401]);
 		expect(trigger.executions).toEqual([]);
-		const right = await fetch(trigger.url, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json', [DELIVERY_HEADER]: String(sandbox.convai.webhooks[0].request_headers[DELIVERY_HEADER]) },
-			body,
-		});
+		const right = await deliver(trigger.url, body);
 		expect(right.status).toBe(200);
 		expect(trigger.executions).toHaveLength(1);
 	});
@@ -220,9 +226,7 @@ describe('deliveries', () => {
 	test('what is not the contract\'s wrapper (null, a list, no string type) is refused with 400 and runs nothing; odd values never crash it', async () => {
 		const trigger = await hosted({ event: 'conversation.completed', agentId: '' });
 		await trigger.create();
-		const secret = String(sandbox.convai.webhooks[0].request_headers[DELIVERY_HEADER]);
-		const post = async (body: string) =>
-			await fetch(trigger.url, { method: 'POST', headers: { 'content-type': 'application/json', [DELIVERY_HEADER]: secret }, body });
+		const post = async (body: string) => await deliver(trigger.url, body);
 		for (const body of ['null', '[1,2]', '{}', '{"hello":1}', '{"type":7,"data":{}}']) {
 			const answer = await post(body);
 			expect([body, answer.status]).toEqual([body, 400]);
@@ -353,14 +357,8 @@ describe('repeated deliveries (the service retries an answer that came late or n
 			await sandbox.convai.simulateConversation({ agent_id: 'agent_demo_support', conversation_id: id, waitForCompleted: true });
 		}
 		expect(trigger.executions.map((e) => e.conversation_id)).toEqual(['conv_a', 'conv_b']);
-		const secret = sandbox.convai.webhooks[0].request_headers[DELIVERY_HEADER];
 		for (const data of [{}, { conversation_id: '' }, { conversation_id: 42 }, { conversation_id: 42 }]) {
-			const response = await fetch(trigger.url, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json', [DELIVERY_HEADER]: String(secret) },
-				body: JSON.stringify({ type: 'conversation.completed', timestamp: 1, data }),
-			});
-			expect(response.status).toBe(200);
+			expect((await deliver(trigger.url, { type: 'conversation.completed', timestamp: 1, data })).status).toBe(200);
 		}
 		expect(trigger.executions).toHaveLength(6);
 	});
@@ -368,14 +366,9 @@ describe('repeated deliveries (the service retries an answer that came late or n
 	test('initiating is not filtered: the service retries it only after an answer that was not 2xx, so each delivery runs', async () => {
 		const trigger = await hosted(initiating);
 		await trigger.create();
-		const secret = sandbox.convai.webhooks[0].request_headers[DELIVERY_HEADER];
 		for (let i = 0; i < 2; i++) {
-			const response = await fetch(trigger.url, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json', [DELIVERY_HEADER]: String(secret) },
-				body: JSON.stringify({ type: 'conversation.initiating', timestamp: 1, data: { conversation_id: 'conv_x', agent_id: 'agent_demo_support' } }),
-			});
-			expect(response.status).toBe(200);
+			const delivery = { type: 'conversation.initiating', timestamp: 1, data: { conversation_id: 'conv_x', agent_id: 'agent_demo_support' } };
+			expect((await deliver(trigger.url, delivery)).status).toBe(200);
 		}
 		expect(trigger.executions).toHaveLength(2);
 	});
