@@ -1002,24 +1002,31 @@ export class N8nInstance {
 		this.restClient = undefined;
 	}
 
-	/** Stops the server (SIGTERM, then SIGKILL of its whole process group after 15 s). */
+	/**
+	 * Stops the server: SIGTERM, then SIGKILL of its whole process group 10 s after n8n's own
+	 * graceful-shutdown timeout (`N8N_GRACEFUL_SHUTDOWN_TIMEOUT`: 5 s in these tests unless one sets it).
+	 */
 	async stop(): Promise<void> {
 		const child = this.server;
 		if (!child || this.serverExited) {
 			this.server = undefined;
 			return;
 		}
+		const deadlineMs = ((Number(this.env.N8N_GRACEFUL_SHUTDOWN_TIMEOUT) || 30) + 10) * 1000; // n8n's default is 30 s
+		const started = Date.now();
 		killGroup(child.pid!, 'SIGTERM');
 		let timer: NodeJS.Timeout | undefined;
 		const timedOut = await Promise.race([
 			this.serverExit!.then(() => false),
-			new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), 15_000))),
+			new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), deadlineMs))),
 		]);
 		clearTimeout(timer);
 		if (timedOut) {
-			this.appendLog('harness', 'n8n did not stop within 15 s of SIGTERM: SIGKILL');
+			this.appendLog('harness', `n8n did not stop within ${deadlineMs / 1000} s of SIGTERM: SIGKILL`);
 			killGroup(child.pid!, 'SIGKILL');
 			await this.serverExit;
+		} else {
+			this.appendLog('harness', `n8n stopped ${Date.now() - started} ms after SIGTERM`);
 		}
 		this.server = undefined;
 		this.restClient = undefined;

@@ -39,7 +39,9 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 		admin = new SandboxAdmin(sandbox.url);
 		await admin.post('/pbx/settings', { rateLimit: 1_000_000 });
 		await admin.post('/intelligence/sessions', { session_id: SESSION });
-		n8n = await N8nInstance.create();
+		// n8n's default graceful-shutdown timeout (the harness shortens it to 5 s): a normal restart
+		// here is one as deployed, where n8n waits up to 30 s for the runs in flight.
+		n8n = await N8nInstance.create({ env: { N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '30' } });
 		await n8n.importCredentials(sandboxCredentials(sandbox.url));
 		await n8n.importWorkflows([
 			triggerWorkflow(PBX_WORKFLOW, 'e2e: live calls and messages across a restart', {
@@ -103,8 +105,18 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 		}
 		// The successful runs themselves (not the first `count` that ended: a crashed one would push out the newest).
 		const summaries = await n8n.executions(PBX_WORKFLOW);
-		const all = await Promise.all(summaries.filter((e) => e.status === 'success').map(async (e) => await n8n.execution(String(e.id))));
+		const successful = summaries.filter((e) => e.status === 'success');
+		const all = await Promise.all(successful.map(async (e) => await n8n.execution(String(e.id))));
 		const items = endItems(all).filter(mine);
+		// How long a live event took from the platform to the end of its run before the restart
+		// (n8n's own stop time): how long a run is in flight on this machine now.
+		const keyOf = (i: Record<string, unknown>) => String(i.event === 'incomingcall' ? i.callerIdNumber : (i.body ?? i.excerpt));
+		const runTimes = all.flatMap((run, index) =>
+			endItems([run])
+				.filter((i) => mine(i) && i.recovered !== true && (postedAt.get(keyOf(i)) ?? Infinity) < restartedAt)
+				.map((i) => Date.parse(String(successful[index].stoppedAt)) - (postedAt.get(keyOf(i)) ?? 0)),
+		);
+		const slowestRunMs = Math.max(0, ...runTimes.filter(Number.isFinite));
 		const calls = items.filter((i) => i.event === 'incomingcall').map((i) => String(i.callerIdNumber));
 		const texts = items.filter((i) => i.event === 'smsreceived').map((i) => String(i.body ?? i.excerpt));
 		const recovered = items.filter((i) => i.recovered === true).length;
@@ -114,30 +126,32 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 		const failedFor = (await Promise.all(failed.map(async (e) => await n8n.execution(String(e.id)).then((run) => nodeResult(run, PBX_TRIGGER).json, () => []))))
 			.flat()
 			.filter(mine)
-			.map((i) => String(i.event === 'incomingcall' ? i.callerIdNumber : (i.body ?? i.excerpt)));
+			.map(keyOf);
 		const missing = [
 			...Array.from({ length: CALLS }, (_v, i) => caller(i)).filter((number) => !calls.includes(number)),
 			...Array.from({ length: TEXTS }, (_v, i) => text(i)).filter((t) => !texts.includes(t)),
 		];
 		console.log(
 			`restart (round ${round}): ${calls.length} call and ${texts.length} SMS runs reached the end (${recovered} recovered from the history); ` +
-				`runs not successful: ${JSON.stringify(failed.map((e) => e.status))} for ${JSON.stringify(failedFor)}; missing: ${JSON.stringify(missing.map((m) => `${m} posted ${(postedAt.get(m) ?? 0) - restartedAt} ms from the restart`))}`,
+				`runs not successful: ${JSON.stringify(failed.map((e) => e.status))} for ${JSON.stringify(failedFor)}; missing: ${JSON.stringify(missing.map((m) => `${m} posted ${(postedAt.get(m) ?? 0) - restartedAt} ms from the restart`))}; ` +
+				`slowest live run before the restart ${slowestRunMs} ms`,
 		);
 		const duplicates = (list: string[]) => list.filter((v, i) => list.indexOf(v) !== i);
-		return { missing, failedFor, recovered, duplicates: [...duplicates(calls), ...duplicates(texts)], postedAt, restartedAt };
+		return { missing, failedFor, recovered, duplicates: [...duplicates(calls), ...duplicates(texts)], postedAt, restartedAt, slowestRunMs };
 	}
 
 	test(`kill and restart main while the platform rings ${CALLS} times and texts ${TEXTS} times: each reaches the end of the workflow once, none twice`, async () => {
-		const { missing, failedFor, recovered, duplicates, postedAt, restartedAt } = await restartWhileEventsFlow(1, async () => await n8n.kill('SIGKILL'));
+		const { missing, failedFor, recovered, duplicates, postedAt, restartedAt, slowestRunMs } = await restartWhileEventsFlow(1, async () => await n8n.kill('SIGKILL'));
 		expect(duplicates).toEqual([]);
 		// Exactly once, but for n8n's own limit: a run that main was starting or running when it was
 		// killed dies with it (regular mode runs in main), and the trigger cannot tell it from one that
 		// finished, as n8n saves a trigger's memory only when it emits (docs/hosted-pbx.md). So the only
-		// events that may be missing are those handed to n8n just before the kill (within 500 ms; a
-		// call and the text rung with it at most) or whose run n8n lists as not successful. Nothing is
-		// ever repeated.
+		// events that may be missing are those whose runs were in flight at the kill (posted before it,
+		// within the time a run took in this round, at least 500 ms; a call and the text rung with it
+		// at most) or whose run n8n lists as not successful. Nothing is ever repeated.
 		const notShown = missing.filter((m) => !failedFor.includes(m));
-		const atTheKill = (m: string) => (postedAt.get(m) ?? 0) >= restartedAt - 500 && (postedAt.get(m) ?? 0) <= restartedAt;
+		const inFlight = Math.max(500, slowestRunMs);
+		const atTheKill = (m: string) => (postedAt.get(m) ?? 0) >= restartedAt - inFlight && (postedAt.get(m) ?? 0) <= restartedAt;
 		expect({ unexplained: notShown.filter((m) => !atTheKill(m)), atMostACallAndAText: missing.length <= 2 }).toEqual({ unexplained: [], atMostACallAndAText: true });
 		expect(recovered).toBeGreaterThan(0);
 	});
@@ -145,7 +159,8 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 	test(`a normal restart of main (SIGTERM, as a deployment does) while the platform rings ${CALLS} times and texts ${TEXTS} times: each reaches the end of the workflow exactly once`, async () => {
 		const { missing, failedFor, recovered, duplicates } = await restartWhileEventsFlow(2, async () => await n8n.stop());
 		// n8n stopped by itself: the harness did not have to kill it.
-		expect(n8n.logs()).not.toMatch(/did not stop within 15 s of SIGTERM/);
+		expect(n8n.logs()).not.toMatch(/did not stop within \d+ s of SIGTERM/);
+		console.log(n8n.logs().match(/n8n stopped \d+ ms after SIGTERM/g)?.at(-1));
 		expect({ missing, failedFor, duplicates }).toEqual({ missing: [], failedFor: [], duplicates: [] });
 		expect(recovered).toBeGreaterThan(0);
 	});
