@@ -109,13 +109,15 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 		const all = await Promise.all(successful.map(async (e) => await n8n.execution(String(e.id))));
 		const items = endItems(all).filter(mine);
 		// How long a live event took from the platform to the end of its run before the restart
-		// (n8n's own stop time): how long a run is in flight on this machine now.
+		// (when its last node finished, from the run data: n8n may amend the stop time of a run it
+		// recovers at startup): how long a run is in flight on this machine now.
 		const keyOf = (i: Record<string, unknown>) => String(i.event === 'incomingcall' ? i.callerIdNumber : (i.body ?? i.excerpt));
-		const runTimes = all.flatMap((run, index) =>
-			endItems([run])
+		const runTimes = all.flatMap((run) => {
+			const end = nodeResult(run, 'End').task;
+			return endItems([run])
 				.filter((i) => mine(i) && i.recovered !== true && (postedAt.get(keyOf(i)) ?? Infinity) < restartedAt)
-				.map((i) => Date.parse(String(successful[index].stoppedAt)) - (postedAt.get(keyOf(i)) ?? 0)),
-		);
+				.map((i) => (end ? end.startTime + end.executionTime : NaN) - (postedAt.get(keyOf(i)) ?? 0));
+		});
 		const slowestRunMs = Math.max(0, ...runTimes.filter(Number.isFinite));
 		const calls = items.filter((i) => i.event === 'incomingcall').map((i) => String(i.callerIdNumber));
 		const texts = items.filter((i) => i.event === 'smsreceived').map((i) => String(i.body ?? i.excerpt));
