@@ -105,7 +105,9 @@ export class WholesaleVoiceTrigger implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		// Only to collect a ready report; the webhook itself needs no credential.
 		credentials: [{ name: 'wholesaleVoiceApi', required: true, displayOptions: { show: { collectReport: [true] } } }],
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'wholesale-voice' }],
+		// responseData: what n8n answers when it answers (without it n8n sends the text
+		// "firstEntryJson"): the same `{}` the trigger sends when it answers itself.
+		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '={{ {} }}', path: 'wholesale-voice' }],
 		properties: [
 			{
 				displayName:
@@ -341,15 +343,31 @@ export class WholesaleVoiceTrigger implements INodeType {
 				)
 			: undefined;
 		const items: IDataObject[] = [];
+		const taken: string[] = [];
 		for (const document of events.documents) {
 			// Another app, or a retry of a message already emitted: acknowledged, nothing started.
 			if (!chosen.has(document.category)) continue;
-			if (memory && document.dedupeKey !== undefined && !memory.firstSeen(document.dedupeKey)) continue;
+			if (memory && document.dedupeKey !== undefined) {
+				if (!memory.firstSeen(document.dedupeKey)) continue;
+				taken.push(document.dedupeKey);
+			}
 			appendAll(items, document.items);
 		}
-		answer(this, 200, {});
-		if (items.length === 0) return { noWebhookResponse: true };
-		return { noWebhookResponse: true, workflowData: [items.map((json) => ({ json }))] };
+		if (items.length === 0) {
+			answer(this, 200, {});
+			return { noWebhookResponse: true };
+		}
+		// n8n answers (200 {}) itself: n8n 2.x once it has stored the execution (queued it, in queue
+		// mode), so a delivery acknowledged always has its run, and one n8n could not store (its
+		// database unreachable under load) is answered 500 and retried by the platform. Its ids are
+		// then given back, or the retry would be dropped as a repeat. (n8n 1.x answers first.)
+		if (memory && taken.length) {
+			const response = this.getResponseObject();
+			response.once('close', () => {
+				if (!response.writableFinished || response.statusCode < 200 || response.statusCode >= 300) for (const key of taken) memory.forget(key);
+			});
+		}
+		return { webhookResponse: {}, workflowData: [items.map((json) => ({ json }))] };
 	}
 
 	/**

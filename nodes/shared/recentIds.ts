@@ -43,6 +43,11 @@ export class RecentIds {
 		return this.seen.size;
 	}
 
+	/** Forgets an id, so its next delivery counts as the first (one that was not acknowledged). */
+	forget(id: string): void {
+		this.seen.delete(keptKey(id));
+	}
+
 	/** Applies changed limits (the user edited the node) without losing what is remembered. */
 	configure(maxEntries: number, ttlMs: number): void {
 		this.maxEntries = maxEntries;

@@ -190,6 +190,14 @@ describe(`the Wholesale Voice Trigger in a real n8n (target ${process.env.TELEPH
 		expect(JSON.stringify(items)).not.toContain(SECRET);
 	});
 
+	test('a delivery that starts a run is answered 200 {} by n8n (n8n 2.x once it has stored the execution)', async () => {
+		const before = (await n8n.executions(ID.everything)).length;
+		const body = { app: 'call_inbound', id: 'e2e-answer-1', timestamp: new Date().toISOString(), data: { call_id: 'e2e-c1', status: 'ringing', from: '447700900123', to: '441632960001' } };
+		const res = await fetch(url(HOOK.everything, `?token=${SECRET}`), { method: 'POST', headers: { 'content-type': 'text/json' }, body: JSON.stringify(body) });
+		expect({ status: res.status, type: res.headers.get('content-type')?.split(';')[0], body: await res.text() }).toEqual({ status: 200, type: 'application/json', body: '{}' });
+		await n8n.waitForExecutions(ID.everything, before + 1);
+	});
+
 	test('a retried message (same id) is answered 200 each time and starts one run', async () => {
 		const before = (await n8n.executions(ID.everything)).length;
 		const records = await deliver({ url: url(HOOK.everything), query: { token: SECRET }, app: 'call_warning', id: 'e2e-retry-1', repeat: 3 });

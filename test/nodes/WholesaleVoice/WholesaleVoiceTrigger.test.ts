@@ -226,6 +226,24 @@ describe('duplicates', () => {
 		expect(trigger.emitted()).toHaveLength(3);
 	});
 
+	test('n8n could not store the run (answered 500): the platform\'s retry of that message runs, once', async () => {
+		const failures = [true];
+		const trigger = await hosted(OPEN, { storeFails: () => failures.shift() ?? false });
+		const deliveries = await sandboxDeliver(sandbox, { url: trigger.url, app: 'cdr', id: 'lost-1', repeat: 3 });
+		expect(deliveries.map((d) => d.status)).toEqual([500, 200, 200]);
+		expect(trigger.emitted().map((i) => i.id)).toEqual(['lost-1']);
+	});
+
+	test('a delivery that starts a run is answered by n8n, 200 {}; one that starts none by the trigger, 200 {}', async () => {
+		const trigger = await hosted({ ...OPEN, events: ['cdr'] });
+		await sandboxDeliver(sandbox, { url: trigger.url, app: 'cdr', id: 'answer-1' });
+		await sandboxDeliver(sandbox, { url: trigger.url, app: 'porting', id: 'answer-2' });
+		expect(trigger.deliveries.map((d) => [d.status, d.body, d.result.noWebhookResponse ?? false, d.result.webhookResponse])).toEqual([
+			[200, {}, false, {}],
+			[200, {}, true, undefined],
+		]);
+	});
+
 	test('bounded: beyond Remember IDs the oldest id is forgotten', async () => {
 		const trigger = await hosted({ ...OPEN, options: { rememberIds: 2 } });
 		for (const id of ['a', 'b', 'c', 'a']) await sandboxDeliver(sandbox, { url: trigger.url, app: 'cdr', id });

@@ -74,6 +74,11 @@ export interface HostOptions {
 	proxyHops?: number;
 	/** Run execute() on what webhook() emitted, as n8n does (default true). */
 	execute?: boolean;
+	/**
+	 * Whether n8n fails to store the execution of a delivery (its database unreachable): n8n 2.x
+	 * then answers 500 instead of the trigger's response, and starts nothing.
+	 */
+	storeFails?: () => boolean;
 }
 
 export async function hostTrigger(parameters: INodeParameters, options: HostOptions = {}) {
@@ -100,6 +105,13 @@ export async function hostTrigger(parameters: INodeParameters, options: HostOpti
 					res.writeHead(status, { 'content-type': 'application/json' });
 					res.end(JSON.stringify(body));
 				},
+				once: (event: string, listener: () => void) => (res.once(event, listener), response),
+				get statusCode() {
+					return res.statusCode;
+				},
+				get writableFinished() {
+					return res.writableFinished;
+				},
 			};
 			const request = {
 				method: req.method,
@@ -112,13 +124,18 @@ export async function hostTrigger(parameters: INodeParameters, options: HostOpti
 			};
 			const context = built.webhook(WEBHOOK_DATA, request, response);
 			const result = await node.webhook.call(context);
+			// What n8n 2.x does when the trigger leaves the answer to it (responseMode onReceived):
+			// stores the execution, then answers the trigger's webhookResponse; a failure to store
+			// is answered 500 and nothing runs.
+			const stored = res.headersSent || !result.workflowData || !options.storeFails?.();
 			if (!res.headersSent) {
-				// The trigger always answers itself; n8n would answer otherwise.
-				res.writeHead(500).end('the trigger did not answer');
+				if (result.noWebhookResponse) res.writeHead(500).end('the trigger said it answers, and did not');
+				else if (!stored) response.status(500).json({ message: 'Error in workflow' });
+				else response.status(200).json(result.webhookResponse ?? { message: 'Workflow was started' });
 			}
-			const emitted = (result.workflowData?.[0] ?? []).map((i) => i.json);
+			const emitted = stored ? (result.workflowData?.[0] ?? []).map((i) => i.json) : [];
 			deliveries.push({ status, body: sent, result, emitted });
-			if (result.workflowData && options.execute !== false) {
+			if (stored && result.workflowData && options.execute !== false) {
 				const run = runNode({ node, parameters, credentials: options.credentials }, result.workflowData[0], 'webhook').then((r) => {
 					if (r.error) throw new Error(`execute failed: ${r.error.message}`);
 					runs.push(r.items);
