@@ -14,7 +14,7 @@ import { platformApi } from '../shared/apis';
 import { asNodeError, validationError } from '../shared/errors';
 import { identifierIssue } from '../shared/validation';
 import { compact, pairsToObject } from '../shared/params';
-import { DEFAULT_REMEMBER_IDS, DEFAULT_REMEMBER_MINUTES, recentIdsFor } from '../shared/recentIds';
+import { DEFAULT_REMEMBER_IDS, DEFAULT_REMEMBER_MINUTES, forgetUnlessAcknowledged, recentIdsFor } from '../shared/recentIds';
 import { createClient } from '../shared/transport';
 import { deliveryItem, isDelivery } from './events';
 import {
@@ -101,10 +101,12 @@ function configOverride(context: IHookFunctions | IWebhookFunctions): IDataObjec
 /**
  * Whether Drop Duplicates is on and this conversation's completed event was emitted already: it
  * fires once per conversation and the contract gives no delivery id, so the conversation id
- * names it. It is answered 200 at once, so a retry means that 200 came late or was lost, and the
- * first run started. A delivery without a conversation id is never taken for a repeat.
- * (`conversation.initiating` is not filtered: the service retries it within the caller's wait
- * only after an answer that was not 2xx, so the first run failed or never started.)
+ * names it. n8n answers it 200 at once (n8n 2.x once the run is stored), so a retry after a 2xx
+ * means that 200 came late or was lost, and the first run started; after any other answer (n8n
+ * could not store the run) the id is given back and the retry runs. A delivery without a
+ * conversation id is never taken for a repeat. (`conversation.initiating` is not filtered: the
+ * service retries it within the caller's wait only after an answer that was not 2xx, so the first
+ * run failed or never started.)
  */
 function isRepeat(context: IWebhookFunctions, body: IDataObject): boolean {
 	const conversationId = (body.data as IDataObject | undefined)?.conversation_id;
@@ -115,7 +117,9 @@ function isRepeat(context: IWebhookFunctions, body: IDataObject): boolean {
 		DEFAULT_REMEMBER_IDS,
 		DEFAULT_REMEMBER_MINUTES * 60_000,
 	);
-	return !memory.firstSeen(conversationId);
+	if (!memory.firstSeen(conversationId)) return true;
+	forgetUnlessAcknowledged(context.getResponseObject(), memory, [conversationId]);
+	return false;
 }
 
 export class VoiceAgentTrigger implements INodeType {

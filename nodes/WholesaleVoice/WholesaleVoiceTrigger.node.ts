@@ -12,7 +12,7 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { appendAll } from '../shared/lists';
 import { binaryPropertyField } from '../shared/describe';
-import { DEFAULT_REMEMBER_IDS, DEFAULT_REMEMBER_MINUTES, MAX_REMEMBER_IDS, recentIdsFor } from '../shared/recentIds';
+import { DEFAULT_REMEMBER_IDS, DEFAULT_REMEMBER_MINUTES, MAX_REMEMBER_IDS, forgetUnlessAcknowledged, recentIdsFor } from '../shared/recentIds';
 import { collectReadyReport } from './reportReady';
 import {
 	ALL_EVENTS,
@@ -361,12 +361,7 @@ export class WholesaleVoiceTrigger implements INodeType {
 		// mode), so a delivery acknowledged always has its run, and one n8n could not store (its
 		// database unreachable under load) is answered 500 and retried by the platform. Its ids are
 		// then given back, or the retry would be dropped as a repeat. (n8n 1.x answers first.)
-		if (memory && taken.length) {
-			const response = this.getResponseObject();
-			response.once('close', () => {
-				if (!response.writableFinished || response.statusCode < 200 || response.statusCode >= 300) for (const key of taken) memory.forget(key);
-			});
-		}
+		if (memory) forgetUnlessAcknowledged(this.getResponseObject(), memory, taken);
 		return { webhookResponse: {}, workflowData: [items.map((json) => ({ json }))] };
 	}
 

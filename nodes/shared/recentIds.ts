@@ -90,6 +90,27 @@ export class RecentIds {
 	}
 }
 
+/** The HTTP response n8n answers a webhook delivery with (an Express response: a ServerResponse). */
+export interface WebhookAnswer {
+	writeHead(statusCode: number, ...rest: never[]): unknown;
+}
+
+/**
+ * Gives `ids` back to `memory` if n8n answers this delivery with anything but a 2xx: n8n 2.x
+ * stores the run before it answers, so another answer (500 when it could not store it) means no
+ * run, and the sender's retry must not be taken for a repeat. A 2xx, even one that reached the
+ * sender late or not at all, means the run exists. (Every answer passes through `writeHead`.)
+ */
+export function forgetUnlessAcknowledged(response: WebhookAnswer, memory: RecentIds, ids: string[]): void {
+	if (ids.length === 0) return;
+	const writeHead = response.writeHead;
+	response.writeHead = function (this: unknown, statusCode: number, ...rest: never[]) {
+		response.writeHead = writeHead;
+		if (!(statusCode >= 200 && statusCode < 300)) for (const id of ids) memory.forget(id);
+		return writeHead.call(this, statusCode, ...rest);
+	};
+}
+
 /** One memory per trigger node (workflow, node, test or production), and a bound on how many. */
 const memories = new Map<string, RecentIds>();
 const MAX_MEMORIES = 1000;

@@ -14,7 +14,7 @@
  */
 import * as os from 'node:os';
 
-import { httpRequest, type RestResponse } from '../harness';
+import { httpRequest, nodeResult, type RestResponse } from '../harness';
 import type { QueueCluster } from './cluster';
 import {
 	SMS_PATH, countBy, executionRows, holds, recordFigures, signedIn, startQueueSetup, stopQueueSetup, until, workersOf, type QueueSetup,
@@ -129,7 +129,20 @@ describe('restarts and faults in queue mode', () => {
 
 		// Drain: every call record and every session event gives its SMS; the live count settles.
 		await until(`${CALLS} poll reports`, async () => new Set(await reports('poll', since)).size >= CALLS, 180_000, 1000);
-		await until(`${SSE} session reports`, async () => new Set(await reports('sse', since)).size >= SSE, 180_000, 1000);
+		await until(`${SSE} session reports`, async () => new Set(await reports('sse', since)).size >= SSE, 180_000, 1000).catch(async (error: unknown) => {
+			// Where the missing ones were lost: never emitted by the trigger, or emitted and their run failed.
+			const reported = new Set(await reports('sse', since));
+			const events = (await admin().get<Array<Record<string, any>>>(`/intelligence/sessions/${FAULT_SESSION}/events`)).filter((e) => e.event_type === 'operator_result');
+			const missing = events.filter((e) => !reported.has(String(e.event_id))).map((e) => String(e.event_id));
+			const summaries = await cluster.main.executions(FAULT.sse);
+			const runs = await Promise.all(summaries.map(async (e) => ({ e, run: await cluster.main.execution(String(e.id)).catch(() => undefined) })));
+			const emitted = runs.flatMap(({ e, run }) => (run ? nodeResult(run, 'Session event').json : []).map((j) => ({ id: String(j.event_id), status: e.status, error: run ? nodeResult(run, 'Report').error?.message : undefined })));
+			console.log(
+				`SSE: ${reported.size} of ${events.length} reported; missing ${JSON.stringify(missing)}; their runs ${JSON.stringify(emitted.filter((x) => missing.includes(x.id)))}; ` +
+					`runs ${summaries.length} (${JSON.stringify(countBy(summaries.map((e) => String(e.status))))}), killed at ${killAt - t0} ms, resumed from ${resumedFrom}`,
+			);
+			throw error;
+		});
 		let liveSeen = 0;
 		await until('the live reports to settle', async () => {
 			const n = (await reports('live', since)).length;

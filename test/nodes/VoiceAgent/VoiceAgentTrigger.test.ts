@@ -25,7 +25,7 @@ const WEBHOOK_DATA = { webhookDescription: { name: 'default' } } as unknown as I
  * One trigger node as n8n would host it: the hook methods for registration, and a small HTTP
  * server standing in for n8n's webhook endpoint that hands each delivery to the node's webhook().
  */
-async function host(parameters: INodeParameters, staticData: IDataObject = {}, lateAnswers = { count: 0, ms: 0 }) {
+async function host(parameters: INodeParameters, staticData: IDataObject = {}, lateAnswers = { count: 0, ms: 0 }, storeFails = () => false) {
 	const node = new VoiceAgentTrigger();
 	const executions: IDataObject[] = [];
 	let respondLater: ((body: IDataObject) => void) | undefined;
@@ -37,13 +37,17 @@ async function host(parameters: INodeParameters, staticData: IDataObject = {}, l
 			let status = 200;
 			const response = {
 				status: (code: number) => ((status = code), response),
+				// Every answer passes through writeHead, as with Express.
+				writeHead: (code: number, headers: Record<string, string>) => res.writeHead(code, headers),
 				json: (body: unknown) => {
-					res.writeHead(status, { 'content-type': 'application/json' });
+					response.writeHead(status, { 'content-type': 'application/json' });
 					res.end(JSON.stringify(body));
 				},
 			};
 			const request = { headers: req.headers, body: rawBody.length ? JSON.parse(rawBody.toString()) : {}, rawBody };
 			const result = await node.webhook.call(built.webhook(WEBHOOK_DATA, request, response));
+			// n8n 2.x stores the execution before it answers: when it cannot, it answers 500 and nothing runs.
+			if (result.workflowData && !result.noWebhookResponse && storeFails()) return response.status(500).json({ message: 'Error in workflow' });
 			if (result.workflowData) executions.push(...result.workflowData[0].map((i) => i.json));
 			// n8n busy: the answer leaves after the service's attempt timed out (the run started).
 			if (lateAnswers.count > 0 && lateAnswers.count--) await new Promise((resolve) => setTimeout(resolve, lateAnswers.ms));
@@ -108,8 +112,8 @@ const hosts: Array<{ close: () => Promise<void> }> = [];
 afterEach(async () => {
 	for (const h of hosts.splice(0)) await h.close();
 });
-async function hosted(parameters: INodeParameters, staticData?: IDataObject, lateAnswers?: { count: number; ms: number }) {
-	const h = await host(parameters, staticData, lateAnswers);
+async function hosted(parameters: INodeParameters, staticData?: IDataObject, lateAnswers?: { count: number; ms: number }, storeFails?: () => boolean) {
+	const h = await host(parameters, staticData, lateAnswers, storeFails);
 	hosts.push(h);
 	return h;
 }
@@ -342,6 +346,17 @@ describe('repeated deliveries (the service retries an answer that came late or n
 		expect(delivery?.attempts).toHaveLength(2);
 		expect(trigger.executions).toHaveLength(1);
 		expect(trigger.executions[0]).toMatchObject({ event_type: 'conversation.completed', conversation_id: 'conv_retried' });
+	});
+
+	test('completed, answered 500 by n8n (it could not store the run): the service\'s retry runs, once', async () => {
+		const failures = [true];
+		const trigger = await hosted(completedOnly, undefined, undefined, () => failures.shift() ?? false);
+		await trigger.create();
+		const result = (await sandbox.convai.simulateConversation({ agent_id: 'agent_demo_support', conversation_id: 'conv_unstored', waitForCompleted: true })) as unknown as Simulated;
+		const delivery = result.deliveries.find((d) => d.eventType === 'conversation.completed');
+		expect(delivery).toMatchObject({ outcome: 'delivered', response: { status: 200 } });
+		expect(delivery?.attempts).toHaveLength(2);
+		expect(trigger.executions.map((e) => e.conversation_id)).toEqual(['conv_unstored']);
 	});
 
 	test('with Drop Duplicates off, the retry runs the workflow again', async () => {

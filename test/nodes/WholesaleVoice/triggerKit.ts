@@ -100,17 +100,12 @@ export async function hostTrigger(parameters: INodeParameters, options: HostOpti
 			let sent: unknown;
 			const response = {
 				status: (code: number) => ((status = code), response),
+				// Every answer passes through writeHead, as with Express.
+				writeHead: (code: number, headers: Record<string, string>) => res.writeHead(code, headers),
 				json: (body: unknown) => {
 					sent = body;
-					res.writeHead(status, { 'content-type': 'application/json' });
+					response.writeHead(status, { 'content-type': 'application/json' });
 					res.end(JSON.stringify(body));
-				},
-				once: (event: string, listener: () => void) => (res.once(event, listener), response),
-				get statusCode() {
-					return res.statusCode;
-				},
-				get writableFinished() {
-					return res.writableFinished;
 				},
 			};
 			const request = {

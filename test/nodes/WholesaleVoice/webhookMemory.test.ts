@@ -1,4 +1,4 @@
-import { RecentIds, recentIdsFor } from '../../../nodes/shared/recentIds';
+import { RecentIds, forgetUnlessAcknowledged, recentIdsFor } from '../../../nodes/shared/recentIds';
 import { WarningThrottle, forgetEverything } from '../../../nodes/WholesaleVoice/webhookMemory';
 
 describe('recent ids', () => {
@@ -52,6 +52,24 @@ describe('recent ids', () => {
 		expect(Math.max(...kept.map((key) => key.length))).toBeLessThanOrEqual(129);
 		// A short id that looks like a kept hash is not taken for one.
 		expect(ids.firstSeen(`h${'A'.repeat(43)}=`, 2)).toBe(true);
+	});
+
+	test('ids are given back when n8n answers anything but a 2xx (no run), kept on a 2xx (the run exists); the first answer decides', () => {
+		const answered = (status: number, ids: RecentIds, keys: string[]) => {
+			const heads: number[] = [];
+			const response = { writeHead: (code: number) => heads.push(code) };
+			for (const key of keys) ids.firstSeen(key, 0);
+			forgetUnlessAcknowledged(response, ids, keys);
+			response.writeHead(status);
+			response.writeHead(500);
+			return heads;
+		};
+		const ids = new RecentIds(100, 60_000);
+		expect(answered(200, ids, ['ok'])).toEqual([200, 500]);
+		expect(answered(204, ids, ['no-content'])).toEqual([204, 500]);
+		expect(answered(500, ids, ['failed-1', 'failed-2'])).toEqual([500, 500]);
+		expect(answered(503, ids, ['busy'])).toEqual([503, 500]);
+		expect(['ok', 'no-content', 'failed-1', 'failed-2', 'busy'].map((key) => ids.firstSeen(key, 1))).toEqual([false, false, true, true, true]);
 	});
 
 	test('one memory per scope; changed limits apply to it', () => {
