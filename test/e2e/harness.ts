@@ -446,9 +446,17 @@ export class RestClient {
 		});
 	}
 
-	/** 2xx or throws; unwraps n8n's `{ data: … }` envelope. */
+	/**
+	 * 2xx or throws; unwraps n8n's `{ data: … }` envelope. A read that n8n answers 503 "Database is
+	 * not ready!" (its database ping failed under load; n8n reconnects by itself) is asked again
+	 * for up to 30 s.
+	 */
 	async call<T = any>(method: string, urlPath: string, body?: unknown): Promise<T> {
-		const res = await this.request(method, urlPath, body);
+		let res = await this.request(method, urlPath, body);
+		for (const giveUpAt = Date.now() + 30_000; method === 'GET' && res.status === 503 && /Database is not ready/.test(JSON.stringify(res.body)) && Date.now() < giveUpAt; ) {
+			await new Promise((resolve) => setTimeout(resolve, 500));
+			res = await this.request(method, urlPath, body);
+		}
 		if (res.status < 200 || res.status >= 300) {
 			throw new Error(`${method} ${urlPath} answered ${res.status}: ${tail(typeof res.body === 'string' ? res.body : JSON.stringify(res.body), 2000)}`);
 		}

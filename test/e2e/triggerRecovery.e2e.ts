@@ -109,8 +109,9 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 		const all = await Promise.all(successful.map(async (e) => await n8n.execution(String(e.id))));
 		const items = endItems(all).filter(mine);
 		// How long a live event took from the platform to the end of its run before the restart
-		// (when its last node finished, from the run data: n8n may amend the stop time of a run it
-		// recovers at startup): how long a run is in flight on this machine now.
+		// (when its last node finished, from the run data): how long a run is in flight on this
+		// machine now. The 95th percentile: a run that n8n recovers at startup (it finished, but was
+		// not saved as finished before the kill) carries the times of its recovery (26 s seen).
 		const keyOf = (i: Record<string, unknown>) => String(i.event === 'incomingcall' ? i.callerIdNumber : (i.body ?? i.excerpt));
 		const runTimes = all.flatMap((run) => {
 			const end = nodeResult(run, 'End').task;
@@ -118,7 +119,8 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 				.filter((i) => mine(i) && i.recovered !== true && (postedAt.get(keyOf(i)) ?? Infinity) < restartedAt)
 				.map((i) => (end ? end.startTime + end.executionTime : NaN) - (postedAt.get(keyOf(i)) ?? 0));
 		});
-		const slowestRunMs = Math.max(0, ...runTimes.filter(Number.isFinite));
+		const finite = runTimes.filter(Number.isFinite).sort((a, b) => a - b);
+		const slowestRunMs = finite.length ? finite[Math.floor(0.95 * (finite.length - 1))] : 0;
 		const calls = items.filter((i) => i.event === 'incomingcall').map((i) => String(i.callerIdNumber));
 		const texts = items.filter((i) => i.event === 'smsreceived').map((i) => String(i.body ?? i.excerpt));
 		const recovered = items.filter((i) => i.recovered === true).length;
@@ -136,7 +138,7 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 		console.log(
 			`restart (round ${round}): ${calls.length} call and ${texts.length} SMS runs reached the end (${recovered} recovered from the history); ` +
 				`runs not successful: ${JSON.stringify(failed.map((e) => e.status))} for ${JSON.stringify(failedFor)}; missing: ${JSON.stringify(missing.map((m) => `${m} posted ${(postedAt.get(m) ?? 0) - restartedAt} ms from the restart`))}; ` +
-				`slowest live run before the restart ${slowestRunMs} ms`,
+				`live runs before the restart took up to ${slowestRunMs} ms (95th percentile)`,
 		);
 		const duplicates = (list: string[]) => list.filter((v, i) => list.indexOf(v) !== i);
 		return { missing, failedFor, recovered, duplicates: [...duplicates(calls), ...duplicates(texts)], postedAt, restartedAt, slowestRunMs };
