@@ -93,7 +93,9 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 		await n8n.start();
 		await n8n.login();
 		await driver;
-		const mine = (i: Record<string, unknown>) => postedAt.has(String(i.event === 'incomingcall' ? i.callerIdNumber : (i.body ?? i.excerpt)));
+		/** The caller's number of a call, the text of a message: what the driver posted it as. */
+		const keyOf = (i: Record<string, unknown>) => String(i.event === 'incomingcall' ? i.callerIdNumber : (i.body ?? i.excerpt));
+		const mine = (i: Record<string, unknown>) => postedAt.has(keyOf(i));
 		const runs = await n8n.waitForExecutions(PBX_WORKFLOW, 1, { timeoutMs: 10_000 });
 		expect(runs.length).toBeGreaterThan(0);
 		// Every event is one run; wait until the runs stop growing.
@@ -113,7 +115,6 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 		// (when its last node finished, from the run data): how long a run is in flight on this
 		// machine now. The 95th percentile: a run that n8n recovers at startup (it finished, but was
 		// not saved as finished before the kill) carries the times of its recovery (26 s seen).
-		const keyOf = (i: Record<string, unknown>) => String(i.event === 'incomingcall' ? i.callerIdNumber : (i.body ?? i.excerpt));
 		const runTimes = all.flatMap((run) => {
 			const end = nodeResult(run, 'End').task;
 			return endItems([run])
