@@ -2,9 +2,10 @@
  * The live triggers across restarts of n8n's main process (issue 18), in a real n8n:
  * - the Hosted PBX Trigger (live, missed events recovered): n8n is killed and started again while
  *   the platform rings 100 times and texts 50 times; every call and message reaches the end of
- *   the workflow once, live or read back from the history, and none twice (but for a run that
- *   main was starting when it was killed, which dies with it); and the same across a normal
- *   restart (SIGTERM), exactly once with no exception;
+ *   the workflow once, live or read back from the history, and none twice (but for the runs that
+ *   main was starting or running when it was killed, which die with it); and the same across a
+ *   normal restart (SIGTERM), but for an event streamed to n8n between SIGTERM and n8n closing the
+ *   trigger;
  * - the Conversation Intelligence Trigger: a session that ended stops its listener for good,
  *   says so in the execution data of its last event, and after a restart sends no request at all.
  *
@@ -73,19 +74,29 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 	async function restartWhileEventsFlow(round: number, restart: () => Promise<void>) {
 		const caller = (i: number) => callerNumber(round * 1000 + i);
 		const text = (i: number) => `Text ${round}-${i}`;
+		/** When the driver began to post each event, when the platform had taken it, and whether the platform wrote it to an open live stream. */
+		const rungAt = new Map<string, number>();
 		const postedAt = new Map<string, number>();
+		const streamed = new Set<string>();
+		const ring = async (key: string, path: string, body: Record<string, unknown>) => {
+			rungAt.set(key, Date.now());
+			const { delivered } = await admin.post<{ delivered: number }>(path, body);
+			postedAt.set(key, Date.now());
+			if (delivered > 0) streamed.add(key);
+		};
 		const driver = (async () => {
 			for (let i = 0; i < CALLS; i++) {
-				await admin.post('/pbx/calls/incoming', { from: caller(i), callerIdName: `Caller ${i}` });
-				postedAt.set(caller(i), Date.now());
+				await ring(caller(i), '/pbx/calls/incoming', { from: caller(i), callerIdName: `Caller ${i}` });
 				if (i % 2 === 0) {
-					await admin.post('/pbx/sms/inbound', { from: `+4479009${String(10_000 + round * 1000 + i / 2).slice(1)}`, body: text(i / 2) });
-					postedAt.set(text(i / 2), Date.now());
+					await ring(text(i / 2), '/pbx/sms/inbound', { from: `+4479009${String(10_000 + round * 1000 + i / 2).slice(1)}`, body: text(i / 2) });
 				}
 				await sleep(200);
 			}
 		})();
 		await sleep(8000);
+		// What n8n itself had in flight just before the restart: its runs not yet ended.
+		const askedAt = Date.now();
+		const runningAtRestart = (await n8n.executions(PBX_WORKFLOW)).filter((e) => ['new', 'running', 'unknown'].includes(String(e.status))).length;
 		const restartedAt = Date.now();
 		await restart();
 		const stoppedAt = Date.now();
@@ -137,46 +148,74 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 			...Array.from({ length: CALLS }, (_v, i) => caller(i)).filter((number) => !calls.includes(number)),
 			...Array.from({ length: TEXTS }, (_v, i) => text(i)).filter((t) => !texts.includes(t)),
 		];
+		/** An event with when it was rung, from the restart: what a failed assertion shows. */
+		const described = (m: string) =>
+			`${m} rung ${(rungAt.get(m) ?? 0) - restartedAt} to ${(postedAt.get(m) ?? 0) - restartedAt} ms from the restart, ${streamed.has(m) ? 'streamed' : 'not streamed'}`;
 		console.log(
 			`restart (round ${round}): ${calls.length} call and ${texts.length} SMS runs reached the end (${recovered} recovered from the history); ` +
-				`runs not successful: ${JSON.stringify(failed.map((e) => e.status))} for ${JSON.stringify(failedFor)}; missing: ${JSON.stringify(missing.map((m) => `${m} posted ${(postedAt.get(m) ?? 0) - restartedAt} ms from the restart`))}; ` +
+				`runs not successful: ${JSON.stringify(failed.map((e) => e.status))} for ${JSON.stringify(failedFor)}; missing: ${JSON.stringify(missing.map(described))}; ` +
+				`n8n had ${runningAtRestart} runs in flight ${restartedAt - askedAt} ms before the restart, which took ${stoppedAt - restartedAt} ms; ` +
 				`live runs before the restart took up to ${slowestRunMs} ms (95th percentile)`,
 		);
 		const duplicates = (list: string[]) => list.filter((v, i) => list.indexOf(v) !== i);
-		return { missing, failedFor, recovered, duplicates: [...duplicates(calls), ...duplicates(texts)], postedAt, restartedAt, stoppedAt, slowestRunMs };
+		return {
+			missing,
+			failedFor,
+			recovered,
+			duplicates: [...duplicates(calls), ...duplicates(texts)],
+			rungAt,
+			streamed,
+			askedAt,
+			runningAtRestart,
+			restartedAt,
+			stoppedAt,
+			slowestRunMs,
+			described,
+		};
 	}
 
 	test(`kill and restart main while the platform rings ${CALLS} times and texts ${TEXTS} times: each reaches the end of the workflow once, none twice`, async () => {
-		const { missing, failedFor, recovered, duplicates, postedAt, restartedAt, slowestRunMs } = await restartWhileEventsFlow(1, async () => await n8n.kill('SIGKILL'));
-		expect(duplicates).toEqual([]);
+		const { missing, failedFor, recovered, duplicates, rungAt, streamed, askedAt, runningAtRestart, stoppedAt, slowestRunMs, described } = await restartWhileEventsFlow(
+			1,
+			async () => await n8n.kill('SIGKILL'),
+		);
 		// Exactly once, but for n8n's own limit: a run that main was starting or running when it was
 		// killed dies with it (regular mode runs in main), and the trigger cannot tell it from one that
-		// finished, as n8n saves a trigger's memory only when it emits (docs/hosted-pbx.md). So the only
-		// events that may be missing are those whose runs were in flight at the kill (posted before it,
-		// within the time a run took in this round, at least 500 ms; a call and the text rung with it
-		// at most) or whose run n8n lists as not successful. Nothing is ever repeated.
-		const notShown = missing.filter((m) => !failedFor.includes(m));
-		const inFlight = Math.max(500, slowestRunMs);
-		const atTheKill = (m: string) => (postedAt.get(m) ?? 0) >= restartedAt - inFlight && (postedAt.get(m) ?? 0) <= restartedAt;
-		expect({ unexplained: notShown.filter((m) => !atTheKill(m)), atMostACallAndAText: missing.length <= 2 }).toEqual({ unexplained: [], atMostACallAndAText: true });
+		// finished, as n8n saves a trigger's memory only when it emits (docs/hosted-pbx.md). So:
+		// - nothing twice;
+		// - nothing is missing that the platform did not stream to the main that was killed: what rang
+		//   while main was down is read back from the history, every event once;
+		// - what is missing had a run in flight at the kill: a run n8n lists as not successful, or one of
+		//   the runs n8n listed as in flight just before the kill, or an event rung so shortly before
+		//   that n8n may not have listed its run yet (within the time a run took in this round, at least
+		//   a second). How many runs are in flight depends on the machine's load (a second's worth,
+		//   seven, on the CI machine once), so their number is n8n's own, not a constant.
+		const listedWithin = Math.max(1000, slowestRunMs);
+		const diedInARun = missing.filter((m) => !failedFor.includes(m) && streamed.has(m) && (rungAt.get(m) ?? 0) < stoppedAt);
+		const beforeListed = diedInARun.filter((m) => (rungAt.get(m) ?? 0) < askedAt - listedWithin);
+		expect({
+			duplicates,
+			notStreamedToTheKilledMain: missing.filter((m) => !failedFor.includes(m) && !diedInARun.includes(m)).map(described),
+			moreThanN8nHadInFlight: beforeListed.length <= runningAtRestart ? [] : [`n8n listed ${runningAtRestart} runs in flight`, ...beforeListed.map(described)],
+		}).toEqual({ duplicates: [], notStreamedToTheKilledMain: [], moreThanN8nHadInFlight: [] });
 		expect(recovered).toBeGreaterThan(0);
 	});
 
 	test(`a normal restart of main (SIGTERM, as a deployment does) while the platform rings ${CALLS} times and texts ${TEXTS} times: each reaches the end of the workflow exactly once`, async () => {
-		const { missing, failedFor, recovered, duplicates, postedAt, restartedAt, stoppedAt } = await restartWhileEventsFlow(2, async () => await n8n.stop());
+		const { missing, failedFor, recovered, duplicates, rungAt, streamed, restartedAt, stoppedAt, described } = await restartWhileEventsFlow(2, async () => await n8n.stop());
 		// n8n stopped by itself: the harness did not have to kill it.
 		expect(n8n.logs()).not.toMatch(/did not stop within \d+ s of SIGTERM/);
 		console.log(n8n.logs().match(/n8n stopped \d+ ms after SIGTERM/g)?.at(-1));
 		// Exactly once, but for one moment n8n gives no trigger a chance at: between SIGTERM and
 		// closing the triggers, n8n 2.x shuts its services down first (its log: "Driver has already
 		// been released"), so a run the trigger starts then is lost without a trace, and the trigger
-		// counts the event as delivered. At most the call and text rung in that moment.
-		const duringShutdown = (m: string) => (postedAt.get(m) ?? 0) >= restartedAt && (postedAt.get(m) ?? 0) <= stoppedAt;
-		expect({ failedFor, duplicates, notInShutdown: missing.filter((m) => !duringShutdown(m)), atMostACallAndAText: missing.length <= 2 }).toEqual({
+		// counts the event as delivered. Only an event the platform streamed to n8n in that moment
+		// (after SIGTERM, before n8n closed the stream) may be missing.
+		const inTheShutdownMoment = (m: string) => streamed.has(m) && (rungAt.get(m) ?? 0) >= restartedAt && (rungAt.get(m) ?? 0) <= stoppedAt;
+		expect({ failedFor, duplicates, notInTheShutdownMoment: missing.filter((m) => !inTheShutdownMoment(m)).map(described) }).toEqual({
 			failedFor: [],
 			duplicates: [],
-			notInShutdown: [],
-			atMostACallAndAText: true,
+			notInTheShutdownMoment: [],
 		});
 		expect(recovered).toBeGreaterThan(0);
 	});
