@@ -138,12 +138,14 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 		const texts = items.filter((i) => i.event === 'smsreceived').map((i) => String(i.body ?? i.excerpt));
 		const recovered = items.filter((i) => i.recovered === true).length;
 		const failed = summaries.filter((e) => e.status !== 'success');
-		// What the runs n8n shows as not successful (crashed with main) were started for.
-		// (n8n 1.x keeps no data for a run that crashed before its first node finished, and answers 500 for it.)
-		const failedFor = (await Promise.all(failed.map(async (e) => await n8n.execution(String(e.id)).then((run) => nodeResult(run, PBX_TRIGGER).json, () => []))))
-			.flat()
-			.filter(mine)
-			.map(keyOf);
+		// What the runs n8n shows as not successful (crashed with main, failed in a shutdown) were
+		// started for, and why they failed. (n8n 1.x keeps no data for a run that crashed before its
+		// first node finished, and answers 500 for it.)
+		const failedRuns = (await Promise.all(failed.map(async (e) => await n8n.execution(String(e.id)).catch(() => undefined)))).filter(
+			(run): run is N8nRun => run !== undefined && nodeResult(run, PBX_TRIGGER).json.some(mine),
+		);
+		const failedFor = failedRuns.flatMap((run) => nodeResult(run, PBX_TRIGGER).json.filter(mine).map(keyOf));
+		const failedWith = [...new Set(failedRuns.map((run) => String(run.data?.resultData?.error?.message ?? 'no error recorded')))];
 		const missing = [
 			...Array.from({ length: CALLS }, (_v, i) => caller(i)).filter((number) => !calls.includes(number)),
 			...Array.from({ length: TEXTS }, (_v, i) => text(i)).filter((t) => !texts.includes(t)),
@@ -153,7 +155,7 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 			`${m} rung ${(rungAt.get(m) ?? 0) - restartedAt} to ${(postedAt.get(m) ?? 0) - restartedAt} ms from the restart, ${streamed.has(m) ? 'streamed' : 'not streamed'}`;
 		console.log(
 			`restart (round ${round}): ${calls.length} call and ${texts.length} SMS runs reached the end (${recovered} recovered from the history); ` +
-				`runs not successful: ${JSON.stringify(failed.map((e) => e.status))} for ${JSON.stringify(failedFor)}; missing: ${JSON.stringify(missing.map(described))}; ` +
+				`runs not successful: ${JSON.stringify(failed.map((e) => e.status))} for ${JSON.stringify(failedFor)} (${JSON.stringify(failedWith)}); missing: ${JSON.stringify(missing.map(described))}; ` +
 				`n8n had ${runningAtRestart} runs in flight ${restartedAt - askedAt} ms before the restart, which took ${stoppedAt - restartedAt} ms; ` +
 				`live runs before the restart took up to ${slowestRunMs} ms (95th percentile)`,
 		);
@@ -202,26 +204,24 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 	});
 
 	test(`a normal restart of main (SIGTERM, as a deployment does) while the platform rings ${CALLS} times and texts ${TEXTS} times: each reaches the end of the workflow exactly once`, async () => {
-		const { missing, failedFor, recovered, duplicates, rungAt, streamed, restartedAt, stoppedAt, slowestRunMs, described } = await restartWhileEventsFlow(
+		const { missing, recovered, duplicates, rungAt, streamed, restartedAt, stoppedAt, slowestRunMs, described } = await restartWhileEventsFlow(
 			2,
 			async () => await n8n.stop(),
 		);
 		// n8n stopped by itself: the harness did not have to kill it.
 		expect(n8n.logs()).not.toMatch(/did not stop within \d+ s of SIGTERM/);
 		console.log(n8n.logs().match(/n8n stopped \d+ ms after SIGTERM/g)?.at(-1));
-		// Exactly once, but for one moment n8n gives no trigger a chance at: between SIGTERM and
-		// closing the triggers, n8n 2.x shuts its services down first (its log: "Driver has already
-		// been released"), so a run the trigger starts then is lost without a trace, and the trigger
-		// counts the event as delivered. Only an event the platform streamed to n8n in that moment may
-		// be missing: rung before n8n exited, and after SIGTERM or so shortly before it that n8n may
-		// have read it after (within the time a run took in this round, at least half a second).
+		// Exactly once, but for one moment n8n gives no trigger a chance at: on SIGTERM, n8n runs its
+		// shutdown handlers before it closes the triggers, so a run the trigger starts then fails (n8n
+		// 1.x: a run with the event, ended in error) or is lost without a trace (n8n 2.x: "Driver has
+		// already been released" in its log), and the trigger counts the event as delivered. Only an
+		// event the platform streamed to n8n in that moment may be missing: rung before n8n exited,
+		// and after SIGTERM or so shortly before it that n8n may have read it after (within the time
+		// a run took in this round, at least half a second). A node cannot see SIGTERM (n8n Cloud's
+		// scan forbids \`process\`).
 		const momentStart = restartedAt - Math.max(500, slowestRunMs);
 		const inTheShutdownMoment = (m: string) => streamed.has(m) && (rungAt.get(m) ?? 0) >= momentStart && (rungAt.get(m) ?? 0) <= stoppedAt;
-		expect({ failedFor, duplicates, notInTheShutdownMoment: missing.filter((m) => !inTheShutdownMoment(m)).map(described) }).toEqual({
-			failedFor: [],
-			duplicates: [],
-			notInTheShutdownMoment: [],
-		});
+		expect({ duplicates, notInTheShutdownMoment: missing.filter((m) => !inTheShutdownMoment(m)).map(described) }).toEqual({ duplicates: [], notInTheShutdownMoment: [] });
 		expect(recovered).toBeGreaterThan(0);
 	});
 
