@@ -84,7 +84,7 @@ describe('restarts and faults in queue mode', () => {
 		expect(texted).toBe(true);
 	});
 
-	test('main killed (SIGKILL) and started again while events keep coming: triggers come back by themselves; polling and SSE lose and repeat nothing; PBX live loses what came while no stream was open', async () => {
+	test('main killed (SIGKILL) and started again while events keep coming: triggers come back by themselves; polling and SSE repeat nothing and lose nothing but what main was handing over; PBX live loses what came while no stream was open', async () => {
 		const since = await admin().lastSeq();
 		const LIVE = 200;
 		const SSE = 200;
@@ -129,20 +129,29 @@ describe('restarts and faults in queue mode', () => {
 
 		// Drain: every call record and every session event gives its SMS; the live count settles.
 		await until(`${CALLS} poll reports`, async () => new Set(await reports('poll', since)).size >= CALLS, 180_000, 1000);
-		await until(`${SSE} session reports`, async () => new Set(await reports('sse', since)).size >= SSE, 180_000, 1000).catch(async (error: unknown) => {
-			// Where the missing ones were lost: never emitted by the trigger, or emitted and their run failed.
-			const reported = new Set(await reports('sse', since));
-			const events = (await admin().get<Array<Record<string, any>>>(`/intelligence/sessions/${FAULT_SESSION}/events`)).filter((e) => e.event_type === 'operator_result');
-			const missing = events.filter((e) => !reported.has(String(e.event_id))).map((e) => String(e.event_id));
-			const summaries = await cluster.main.executions(FAULT.sse);
-			const runs = await Promise.all(summaries.map(async (e) => ({ e, run: await cluster.main.execution(String(e.id)).catch(() => undefined) })));
-			const emitted = runs.flatMap(({ e, run }) => (run ? nodeResult(run, 'Session event').json : []).map((j) => ({ id: String(j.event_id), status: e.status, error: run ? nodeResult(run, 'Report').error?.message : undefined })));
+		// The session reports: all of them, or as many as come (a lost one is judged below).
+		let sseSeen = -1;
+		let sseChangedAt = Date.now();
+		await until(`${SSE} session reports, or no more`, async () => {
+			const n = new Set(await reports('sse', since)).size;
+			if (n !== sseSeen) [sseSeen, sseChangedAt] = [n, Date.now()];
+			return n >= SSE || Date.now() - sseChangedAt > 20_000;
+		}, 240_000, 1000);
+		/** Every event of the session in the order it was sent, and the operator results among them (each reported by a run). */
+		const sessionOrder = (await admin().get<Array<Record<string, any>>>(`/intelligence/sessions/${FAULT_SESSION}/events`)).map((e) => ({ id: String(e.event_id), type: e.event_type }));
+		const sseOrder = sessionOrder.filter((e) => e.type === 'operator_result').map((e) => e.id);
+		const sseReported = new Set(await reports('sse', since));
+		const sseMissing = sseOrder.filter((id) => !sseReported.has(id));
+		// Where the missing ones were lost: never handed to n8n, or handed over and their run failed.
+		await signedIn(cluster);
+		const sseRuns = await Promise.all((await cluster.main.executions(FAULT.sse)).map(async (e) => ({ e, run: await cluster.main.execution(String(e.id)).catch(() => undefined) })));
+		const sseCarried = sseRuns.flatMap(({ e, run }) => (run ? nodeResult(run, 'Session event').json : []).map((j) => ({ id: String(j.event_id), status: e.status, error: run ? nodeResult(run, 'Report').error?.message : undefined })));
+		if (sseMissing.length) {
 			console.log(
-				`SSE: ${reported.size} of ${events.length} reported; missing ${JSON.stringify(missing)}; their runs ${JSON.stringify(emitted.filter((x) => missing.includes(x.id)))}; ` +
-					`runs ${summaries.length} (${JSON.stringify(countBy(summaries.map((e) => String(e.status))))}), killed at ${killAt - t0} ms, resumed from ${resumedFrom}`,
+				`SSE: ${sseReported.size} of ${sseOrder.length} reported; missing ${JSON.stringify(sseMissing)}; their runs ${JSON.stringify(sseCarried.filter((x) => sseMissing.includes(x.id)))}; ` +
+					`runs ${sseRuns.length} (${JSON.stringify(countBy(sseRuns.map(({ e }) => String(e.status))))}), killed at ${killAt - t0} ms, resumed from ${resumedFrom}`,
 			);
-			throw error;
-		});
+		}
 		let liveSeen = 0;
 		await until('the live reports to settle', async () => {
 			const n = (await reports('live', since)).length;
@@ -156,7 +165,6 @@ describe('restarts and faults in queue mode', () => {
 		const liveReports = await reports('live', since);
 		const pollReports = await reports('poll', since);
 		const sseReports = await reports('sse', since);
-		const sessionEvents = (await admin().get<Array<Record<string, any>>>(`/intelligence/sessions/${FAULT_SESSION}/events`)).filter((e) => e.event_type === 'operator_result');
 		const pollRecords = new Set(pollReports);
 		const liveSeqs = new Set(liveReports.map(Number));
 		const lostLive = Array.from({ length: LIVE }, (_, i) => i).filter((i) => !liveSeqs.has(i));
@@ -176,7 +184,7 @@ describe('restarts and faults in queue mode', () => {
 				duplicates: dupes(liveReports).length,
 			},
 			pbxPolling: { records: CALLS, reported: pollRecords.size, duplicates: dupes(pollReports).length },
-			sse: { events: sessionEvents.length, reported: new Set(sseReports).size, duplicates: dupes(sseReports).length, resumedFrom },
+			sse: { events: sseOrder.length, reported: new Set(sseReports).size, lost: sseMissing, duplicates: dupes(sseReports).length, resumedFrom },
 			webhookWhileMainDown: webhookDuringDowntime,
 			loadAverage: os.loadavg().map((l) => Math.round(l * 10) / 10),
 		};
@@ -191,11 +199,20 @@ describe('restarts and faults in queue mode', () => {
 		expect(dupes(pollReports)).toEqual([]);
 		expect(callNumbers.length).toBe(CALLS);
 		expect(pollRecords.size).toBe(CALLS);
-		// SSE: every operator result exactly once; the new connection resumed after an event id.
+		// SSE: every operator result exactly once, but for what main was handing over when it was
+		// killed: n8n stores the trigger's last event id and hands the run to the queue side by side
+		// (docs/scaling.md), so an event whose id was stored and whose run was not is lost. Such an
+		// event has no run, and is one of the last main received: at most a second's worth (five) up
+		// to the id the new connection resumed after.
 		expect(sseResult.state).toBe('ended');
 		expect(dupes(sseReports)).toEqual([]);
-		expect(new Set(sseReports)).toEqual(new Set(sessionEvents.map((e) => e.event_id)));
 		expect(resumedFrom).toMatch(/^evt_/);
+		const position = (id: unknown) => sessionOrder.findIndex((e) => e.id === String(id));
+		const handedOverAtTheKill = (id: string) => position(id) <= position(resumedFrom) && position(id) > position(resumedFrom) - 5 && !sseCarried.some((x) => x.id === id);
+		expect({ missingBeyondTheHandover: sseMissing.filter((id) => !handedOverAtTheKill(id)), reportedButNotSent: [...sseReported].filter((id) => !sseOrder.includes(id)) }).toEqual({
+			missingBeyondTheHandover: [],
+			reportedButNotSent: [],
+		});
 		// Webhooks kept working without main.
 		expect(webhookDuringDowntime).toMatchObject({ outcome: 'delivered', status: 200 });
 	});
