@@ -140,7 +140,8 @@ describe('restarts and faults in queue mode', () => {
 		/** Every event of the session in the order it was sent, and the operator results among them (each reported by a run). */
 		const sessionOrder = (await admin().get<Array<Record<string, any>>>(`/intelligence/sessions/${FAULT_SESSION}/events`)).map((e) => ({ id: String(e.event_id), type: e.event_type }));
 		const sseOrder = sessionOrder.filter((e) => e.type === 'operator_result').map((e) => e.id);
-		const sseReported = new Set(await reports('sse', since));
+		const sseReports = await reports('sse', since);
+		const sseReported = new Set(sseReports);
 		const sseMissing = sseOrder.filter((id) => !sseReported.has(id));
 		// Where the missing ones were lost: never handed to n8n, or handed over and their run failed.
 		await signedIn(cluster);
@@ -164,7 +165,6 @@ describe('restarts and faults in queue mode', () => {
 		const dupes = (list: string[]) => Object.entries(countBy(list)).filter(([, n]) => n > 1).map(([k, n]) => `${k}×${n}`);
 		const liveReports = await reports('live', since);
 		const pollReports = await reports('poll', since);
-		const sseReports = await reports('sse', since);
 		const pollRecords = new Set(pollReports);
 		const liveSeqs = new Set(liveReports.map(Number));
 		const lostLive = Array.from({ length: LIVE }, (_, i) => i).filter((i) => !liveSeqs.has(i));
@@ -184,7 +184,7 @@ describe('restarts and faults in queue mode', () => {
 				duplicates: dupes(liveReports).length,
 			},
 			pbxPolling: { records: CALLS, reported: pollRecords.size, duplicates: dupes(pollReports).length },
-			sse: { events: sseOrder.length, reported: new Set(sseReports).size, lost: sseMissing, duplicates: dupes(sseReports).length, resumedFrom },
+			sse: { events: sseOrder.length, reported: sseReported.size, lost: sseMissing, duplicates: dupes(sseReports).length, resumedFrom },
 			webhookWhileMainDown: webhookDuringDowntime,
 			loadAverage: os.loadavg().map((l) => Math.round(l * 10) / 10),
 		};
