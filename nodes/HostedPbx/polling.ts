@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ApiClient } from '../shared/operation';
+import type { ApiClient, ApiResponse } from '../shared/operation';
 import { collectList, isReturnAllCap, MAX_RETURN_ALL_RECORDS, pagingError, PBX_MAX_PAGE_SIZE } from '../shared/pagination';
 import { CUSTOMER, customerPath, pbxRecords } from './fields';
 
@@ -96,11 +96,11 @@ async function smsAfter(client: ApiClient, path: ReturnType<typeof customerPath>
 	// The server's count decides how many pages there are; one that is not a count is ignored, and
 	// a huge one costs only the halving's requests (about 45 for 10^15).
 	const claimed = Number(first.body.totalItems);
-	const total = Number.isFinite(claimed) && claimed > 0 ? claimed : firstRecords.length;
 	// A server with a smaller maximum page says so in `pageSize`; without it, the spec's maximum.
 	const served = Number(first.body.pageSize);
 	const pageSize = Number.isInteger(served) && served > 0 && served < PBX_MAX_PAGE_SIZE ? served : PBX_MAX_PAGE_SIZE;
-	const lastPage = Math.max(1, Math.ceil(total / pageSize));
+	const lastPage =
+		Number.isFinite(claimed) && claimed > 0 ? Math.max(1, Math.ceil(claimed / pageSize)) : first.body.nextPage ? await lastPageByLinks(read) : 1;
 	if (lastPage === 1 || firstRecords.length === 0) return new NewerThan(floor).add(firstRecords).records;
 	const newestFirst = createdAt(firstRecords[0]) >= createdAt(firstRecords[firstRecords.length - 1]);
 	const pageAt = async (rank: number) => (rank === (newestFirst ? 1 : lastPage) ? firstRecords : pbxRecords(await read(newestFirst ? rank : lastPage - rank + 1)));
@@ -136,6 +136,34 @@ async function smsAfter(client: ApiClient, path: ReturnType<typeof customerPath>
 	const part = await readFrom(start, capPages);
 	if (!part.done) throw tooManyMessages(floor, capPages);
 	return part.records;
+}
+
+/** Pages probed at most when a list has no count: 2^20 pages of 200 is more than any PBX keeps. */
+const MAX_PROBED_PAGE = 2 ** 20;
+
+/**
+ * The last page of a list whose first page has a `nextPage` link but no count: pages 2, 4, 8, …
+ * until one is empty or has no `nextPage`, then halving between the last full one and that one
+ * (about 2·log2 of the page count in requests).
+ */
+async function lastPageByLinks(read: (page: number) => Promise<ApiResponse<IDataObject>>): Promise<number> {
+	let full = 1;
+	let past = 0;
+	for (let page = 2; past === 0 && full < MAX_PROBED_PAGE; page = Math.min(page * 2, MAX_PROBED_PAGE)) {
+		const response = await read(page);
+		if (pbxRecords(response).length === 0) past = page;
+		else if (!response.body.nextPage) return page;
+		else full = page;
+	}
+	if (past === 0) return full;
+	while (past - full > 1) {
+		const middle = full + Math.floor((past - full) / 2);
+		const response = await read(middle);
+		if (pbxRecords(response).length === 0) past = middle;
+		else if (!response.body.nextPage) return middle;
+		else full = middle;
+	}
+	return full;
 }
 
 /** The records newer than a floor, each id once (a record without an id or `uri` is kept as it comes). */

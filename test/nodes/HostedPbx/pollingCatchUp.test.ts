@@ -51,7 +51,7 @@ test('a catch-up of more calls than Return All collects reads the oldest part fi
  * `older` messages at or before `floor`, then `newer` ones after it. `arriving` new messages are
  * added at the newest end before each request after the first.
  */
-function smsHistory(options: { older: number; newer: number; newestFirst: boolean; arriving?: number; maxPageSize?: number }) {
+function smsHistory(options: { older: number; newer: number; newestFirst: boolean; arriving?: number; maxPageSize?: number; uncounted?: boolean }) {
 	const floor = Date.now() - 86_400_000;
 	const messages: IDataObject[] = [];
 	const add = (created: number) => messages.push({ id: String(messages.length + 1), created: new Date(created).toISOString() });
@@ -64,7 +64,10 @@ function smsHistory(options: { older: number; newer: number; newestFirst: boolea
 		const size = Math.min(Number(qs.pageSize), options.maxPageSize ?? 200);
 		const start = (Number(qs.page) - 1) * size;
 		const listed = options.newestFirst ? [...messages].reverse() : messages;
-		return { totalItems: messages.length, pageSize: size, page: Number(qs.page), items: listed.slice(start, start + size) };
+		const items = listed.slice(start, start + size);
+		// Without a count, the next page is known only from its link (present only if it exists).
+		if (options.uncounted) return { pageSize: size, page: Number(qs.page), items, ...(start + size < messages.length && { nextPage: 'https://pbx.test/next' }) };
+		return { totalItems: messages.length, pageSize: size, page: Number(qs.page), items };
 	}, 5_000);
 	const newerIds = () => messages.filter((m) => createdAt(m) > floor).map((m) => m.id);
 	return { client, requests, floor, newerIds };
@@ -106,6 +109,20 @@ describe('the SMS list (no date filter)', () => {
 		const ids = (await recordsAfter(client, 'me', sms, floor)).map((m) => m.id);
 		expect(new Set(ids).size).toBe(ids.length);
 		expect(ids.sort()).toEqual(newerIds().sort());
+	});
+
+	test.each([true, false])('a server that gives no totalItems, only nextPage links (newest first: %s): every new message, once, in a few requests', async (newestFirst) => {
+		for (const newer of [150, 1_234, 33_333]) {
+			const { client, requests, floor, newerIds } = smsHistory({ older: 700, newer, newestFirst, uncounted: true });
+			const ids = (await recordsAfter(client, 'me', sms, floor)).map((m) => m.id);
+			expect(new Set(ids).size).toBe(ids.length);
+			expect(ids.sort()).toEqual(newerIds().sort());
+			// Finding the last page costs about twice its log2 in requests, on top of what a count saves.
+			const counted = smsHistory({ older: 700, newer, newestFirst });
+			await recordsAfter(counted.client, 'me', sms, counted.floor);
+			const pages = Math.ceil((700 + newer) / 200);
+			expect(requests.length).toBeLessThanOrEqual(counted.requests.length + 2 * Math.ceil(Math.log2(pages)));
+		}
 	});
 
 	test('messages without an id or uri are each kept, not taken for one another', async () => {
