@@ -70,7 +70,7 @@ async function main(): Promise<void> {
 	let received = 0;
 	const { trigger } = contexts({
 		node: new HostedPbxTrigger(),
-		parameters: { source: 'live', events: ['incomingcall'], options: { heartbeatTimeoutSeconds: 30, recoverMissedEvents: process.env.SOAK_RECOVERY !== 'off' } },
+		parameters: { source: 'live', events: ['incomingcall'], options: { heartbeatTimeoutSeconds: 90, recoverMissedEvents: process.env.SOAK_RECOVERY !== 'off' } },
 		credentials: { hostedPbxApi: { baseUrl: `${sandbox.url}/api/v1`, username: 'acme.admin', password: 'acme-admin-secret' } },
 	});
 	const context = trigger(

@@ -2,7 +2,7 @@ import type { StreamResponse } from '../shared/operation';
 import type { BackoffOptions } from '../shared/streams/backoff';
 import { DEFAULT_BACKOFF, backoffDelay } from '../shared/streams/backoff';
 import { JsonObjectSplitter } from '../shared/streams/jsonObjects';
-import { Watchdog, wait } from '../shared/timers';
+import { Watchdog, checkWindowMs, wait } from '../shared/timers';
 import { MIN_RETRY_DELAY_MS, rateLimitWaitMs } from '../shared/transport';
 
 /** The longest pause a 429's Retry-After or X-RateLimit-Reset can impose on the stream. */
@@ -52,7 +52,10 @@ export class PbxLiveStream {
 	/** When anything (an event, a heartbeat, padding) last arrived. */
 	lastDataAt?: number;
 
-	constructor(private readonly options: LiveStreamOptions) {}
+	constructor(private readonly options: LiveStreamOptions) {
+		// Refused here, synchronously: inside the connection loop the watchdog's refusal would leave firstOutcome unresolved.
+		checkWindowMs(options.heartbeatWindowMs, 'The heartbeat window');
+	}
 
 	/** Starts connecting, after `delayMs` (a refusal's wait, when n8n activates the trigger again). */
 	start(delayMs = 0): void {

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiClient, ApiResponse } from '../shared/operation';
 import { collectList, isReturnAllCap, MAX_RETURN_ALL_RECORDS, pagingError, PBX_MAX_PAGE_SIZE } from '../shared/pagination';
+import { checkWindowMs } from '../shared/timers';
 import { CUSTOMER, customerPath, pbxRecords } from './fields';
 
 /**
@@ -217,6 +218,8 @@ export async function pollNewRecords(
 	cursor: PollCursor,
 	lookbackMs: number,
 ): Promise<PollResult> {
+	// NaN would compare false with every record: no id kept as seen, the whole history replayed each poll.
+	checkWindowMs(lookbackMs, 'The look-back window');
 	const floor = Date.parse(cursor.since) - lookbackMs;
 	const records = (await recordsAfter(client, customer, source, floor)).sort(byCreated);
 	const seen = new Set(cursor.seen);
@@ -248,6 +251,7 @@ export async function primeCursor(
 	key: string,
 	lookbackMs: number,
 ): Promise<PollCursor> {
+	checkWindowMs(lookbackMs, 'The look-back window');
 	const activatedAt = Date.now();
 	const records = await recordsAfter(client, customer, source, activatedAt - lookbackMs);
 	// Timestamps may have whole seconds only: a record of the activation second may be new, so it is emitted.

@@ -8,6 +8,7 @@ import { idFromUri } from '../shared/params';
 import type { Refusal } from '../shared/streams/refusals';
 import { FIRST_RETRY_MS, clearRefusal, credentialFingerprint, pendingRefusal, recordRefusal, refusalMessage } from '../shared/streams/refusals';
 import { replacePreviousActivation } from '../shared/streams/activations';
+import { heartbeatTimeoutOption } from '../shared/streams/options';
 import { TriggerMemory } from '../shared/streams/triggerMemory';
 import { wait } from '../shared/timers';
 import { createClient } from '../shared/transport';
@@ -42,11 +43,29 @@ export function lookbackOption(displayOptions: INodeProperties['displayOptions']
 		name: 'lookbackMinutes',
 		type: 'number',
 		default: 10,
-		typeOptions: { minValue: 1 },
-		description: 'Records that appear up to this late, or share a timestamp, are still emitted exactly once',
+		// Every poll re-reads the window: a day is as late as a record may appear and still be read cheaply.
+		typeOptions: { minValue: 1, maxValue: 1440 },
+		description: 'Records that appear up to this late, or share a timestamp, are still emitted exactly once (1 to 1,440)',
 		displayOptions,
 	};
 }
+
+/** The API sends a heartbeat on the stream this often (spec: live stream, rule 1). */
+export const HEARTBEAT_INTERVAL_SECONDS = 60;
+
+/**
+ * The live stream's Heartbeat Timeout. At least the heartbeat interval and 5 s for delivery (a
+ * shorter one cuts a quiet, healthy stream, and its events in the gaps are lost); at most ten
+ * intervals, so a dead connection is noticed within minutes.
+ */
+export function heartbeatOption(displayOptions: INodeProperties['displayOptions']): INodeProperties {
+	const [minValue, maxValue] = [HEARTBEAT_INTERVAL_SECONDS + 5, HEARTBEAT_INTERVAL_SECONDS * 10];
+	return heartbeatTimeoutOption(
+		`Reconnect when the live stream sends nothing for this long (the API sends a heartbeat every ${HEARTBEAT_INTERVAL_SECONDS} s; ${minValue} to ${maxValue})`,
+		{ displayOptions, typeOptions: { minValue, maxValue } },
+	);
+}
+
 
 const OUTCOMES = ['ANSWERED', 'NO_ANSWER', 'BUSY', 'FAILED'];
 

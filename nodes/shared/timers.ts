@@ -14,20 +14,25 @@ type SleepWithAbort = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 const sleepWithAbort = (workflow as unknown as { sleepWithAbort?: SleepWithAbort }).sleepWithAbort;
 
+/** The longest delay a Node.js timer keeps: a longer one fires after 1 ms instead. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** Waits `ms`, or less if `signal` aborts. Never rejects. */
 export async function wait(ms: number, signal?: AbortSignal): Promise<void> {
 	if (signal?.aborted || !(ms > 0)) return;
-	if (sleepWithAbort && signal) {
-		try {
-			await sleepWithAbort(ms, signal);
-		} catch {
-			// aborted: the wait is over
-		}
-		return;
-	}
 	const end = Date.now() + ms;
+	// Never one timer longer than MAX_TIMER_MS: Node.js would fire it at once (a wait of weeks would storm).
 	for (let left = ms; left > 0 && !signal?.aborted; left = end - Date.now()) {
-		await workflow.sleep(Math.min(left, signal ? WAIT_SLICE_MS : left));
+		const slice = Math.min(left, MAX_TIMER_MS);
+		if (sleepWithAbort && signal) {
+			try {
+				await sleepWithAbort(slice, signal);
+			} catch {
+				return; // aborted: the wait is over
+			}
+		} else {
+			await workflow.sleep(Math.min(slice, signal ? WAIT_SLICE_MS : slice));
+		}
 	}
 }
 
@@ -35,6 +40,17 @@ export async function wait(ms: number, signal?: AbortSignal): Promise<void> {
 export function cancellableWait(ms: number): { promise: Promise<void>; cancel: () => void } {
 	const controller = new AbortController();
 	return { promise: wait(ms, controller.signal), cancel: () => controller.abort() };
+}
+
+/**
+ * Refuses a window that is not a positive, finite number of milliseconds: with NaN a watchdog's
+ * checks would spin without ever sleeping (freezing the process), with 0 or less it would never fire.
+ */
+export function checkWindowMs(ms: number, what: string): number {
+	if (typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0) {
+		throw new RangeError(`${what} must be a positive, finite number of milliseconds, not ${String(ms)}`);
+	}
+	return ms;
 }
 
 /**
@@ -49,11 +65,13 @@ export class Watchdog {
 	constructor(
 		private readonly windowMs: number,
 		private readonly onSilence: () => void,
-	) {}
+	) {
+		checkWindowMs(windowMs, 'A watchdog window');
+	}
 
 	alive(): void {
 		this.lastSign = Date.now();
-		if (this.running || this.windowMs <= 0 || this.stopped.signal.aborted) return;
+		if (this.running || this.stopped.signal.aborted) return;
 		this.running = true;
 		void this.watch();
 	}

@@ -1,17 +1,43 @@
-import type { IDataObject, INodeType, INodeTypeDescription, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
+import type { IDataObject, INodeProperties, INodeType, INodeTypeDescription, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { hostedPbxApi } from '../../shared/apis';
 import { clearRefusal, credentialFingerprint, pendingRefusal, recordRefusal, refusalMessage } from '../../shared/streams/refusals';
 import { replacePreviousActivation } from '../../shared/streams/activations';
-import { heartbeatTimeoutOption, triggerOptions } from '../../shared/streams/options';
+import { numericSettings, triggerOptions } from '../../shared/streams/options';
 import { cancellableWait } from '../../shared/timers';
 import { createClient } from '../../shared/transport';
 import { customerField, listSearchMethods } from '../fields';
 import type { PollCursor } from '../polling';
 import { createdAt, freshestCursors, pollNewRecords, primeCursor, rememberCursors } from '../polling';
 import type { RecoveryState } from '../recovery';
-import { REFUSED_DESCRIPTION, callRecordFilters, lookbackOption, recoverMissedEventsOption, liveTrigger, pollSource, polledItem } from '../triggerRuntime';
+import {
+	REFUSED_DESCRIPTION,
+	callRecordFilters,
+	heartbeatOption,
+	lookbackOption,
+	recoverMissedEventsOption,
+	liveTrigger,
+	pollSource,
+	polledItem,
+} from '../triggerRuntime';
+
+/**
+ * Poll Every (Seconds). At least 10 s: the API allows 1,200 requests per user per hour, shared with
+ * every other workflow of the user, and a poll costs one request or more (360 polls an hour at
+ * most). At most a day: rarer checks are version 2's Poll Times (a cron), not a number of seconds.
+ */
+const pollInterval: INodeProperties = {
+	displayName: 'Poll Every (Seconds)',
+	name: 'pollIntervalSeconds',
+	type: 'number',
+	default: 60,
+	typeOptions: { minValue: 10, maxValue: 86_400 },
+	displayOptions: { show: { source: ['poll'] } },
+	description: 'How often to check for new records (10 to 86,400). The API allows 1,200 requests per user per hour.',
+};
+const heartbeatTimeout = heartbeatOption({ show: { '/source': ['live'] } });
+const lookback = lookbackOption({ show: { '/source': ['poll'] } });
 
 /**
  * Version 1 of the Hosted PBX Trigger, kept so that saved workflows run as they were: a Source
@@ -78,19 +104,9 @@ export class HostedPbxTriggerV1 implements INodeType {
 			},
 			{ ...customerField, displayOptions: { show: { source: ['poll'] } } },
 			callRecordFilters({ show: { source: ['poll'], pollEvent: ['callRecord'] } }),
-			{
-				displayName: 'Poll Every (Seconds)',
-				name: 'pollIntervalSeconds',
-				type: 'number',
-				default: 60,
-				typeOptions: { minValue: 10 },
-				displayOptions: { show: { source: ['poll'] } },
-				description: 'How often to check for new records. The API allows 1,200 requests per user per hour.',
-			},
+			pollInterval,
 			triggerOptions([
-				heartbeatTimeoutOption('Reconnect when the live stream sends nothing for this long (the API sends a heartbeat every 60 s)', {
-					displayOptions: { show: { '/source': ['live'] } },
-				}),
+				heartbeatTimeout,
 				recoverMissedEventsOption({ show: { '/source': ['live'] } }),
 				{
 					displayName: 'Recovery Customer ID',
@@ -100,7 +116,7 @@ export class HostedPbxTriggerV1 implements INodeType {
 					description: 'Whose history missed events are read from: "me" for a company admin or extension user; a reseller names one customer',
 					displayOptions: { show: { '/source': ['live'], recoverMissedEvents: [true] } },
 				},
-				lookbackOption({ show: { '/source': ['poll'] } }),
+				lookback,
 			]),
 		],
 	};
@@ -110,9 +126,10 @@ export class HostedPbxTriggerV1 implements INodeType {
 	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
 		if (this.getNodeParameter('source') === 'poll') return await pollTrigger(this);
 		const options = this.getNodeParameter('options', {}) as IDataObject;
+		const { heartbeatTimeoutSeconds } = numericSettings(this.getNode(), [heartbeatTimeout], options);
 		return await liveTrigger(this, {
 			events: this.getNodeParameter('events', []) as string[],
-			heartbeatTimeoutSeconds: Number(options.heartbeatTimeoutSeconds ?? 90),
+			heartbeatTimeoutSeconds,
 			recoverMissedEvents: options.recoverMissedEvents !== false,
 			customer: String(options.recoveryCustomerId ?? 'me').trim() || 'me',
 			state: this.getWorkflowStaticData('node') as RecoveryState,
@@ -125,8 +142,13 @@ async function pollTrigger(context: ITriggerFunctions): Promise<ITriggerResponse
 	const customer = String(context.getNodeParameter('customerId', '', { extractValue: true }) ?? '').trim();
 	const filters = context.getNodeParameter('filters', {}) as IDataObject;
 	const options = context.getNodeParameter('options', {}) as IDataObject;
-	const intervalMs = Math.max(0.1, Number(context.getNodeParameter('pollIntervalSeconds', 60))) * 1000;
-	const lookbackMs = Number(options.lookbackMinutes ?? 10) * 60_000;
+	// Checked in test runs too, so that a wrong value shows before the workflow is published.
+	const settings = numericSettings(context.getNode(), [pollInterval, lookback], {
+		pollIntervalSeconds: context.getNodeParameter('pollIntervalSeconds', 60) as IDataObject[string],
+		lookbackMinutes: options.lookbackMinutes,
+	});
+	const intervalMs = settings.pollIntervalSeconds * 1000;
+	const lookbackMs = settings.lookbackMinutes * 60_000;
 	const source = pollSource(event, filters);
 	const client = createClient(context, hostedPbxApi);
 	const key = JSON.stringify({ event, customer, filters });

@@ -12,7 +12,7 @@ import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workf
 import { hostedPbxApi } from '../../shared/apis';
 import { clearRefusal, credentialFingerprint, pendingRefusal, recordRefusal, refusalMessage } from '../../shared/streams/refusals';
 import { oneAtATime } from '../../shared/streams/activations';
-import { heartbeatTimeoutOption, triggerOptions } from '../../shared/streams/options';
+import { numericSettings, triggerOptions } from '../../shared/streams/options';
 import { appendAll } from '../../shared/lists';
 import { wait } from '../../shared/timers';
 import { createClient } from '../../shared/transport';
@@ -21,7 +21,17 @@ import { PbxLiveStream } from '../liveStream';
 import type { PollCursor } from '../polling';
 import { createdAt, freshestCursors, pollNewRecords, primeCursor, rememberCursors } from '../polling';
 import type { RecoveryState } from '../recovery';
-import { REFUSED_DESCRIPTION, callRecordFilters, lookbackOption, recoverMissedEventsOption, liveEventItem, liveTrigger, pollSource, polledItem } from '../triggerRuntime';
+import {
+	REFUSED_DESCRIPTION,
+	callRecordFilters,
+	heartbeatOption,
+	lookbackOption,
+	recoverMissedEventsOption,
+	liveEventItem,
+	liveTrigger,
+	pollSource,
+	polledItem,
+} from '../triggerRuntime';
 
 /**
  * Version 2 of the Hosted PBX Trigger: one Events list holding every event, live and polled, so
@@ -36,6 +46,21 @@ export const POLLED_EVENTS = ['missedCall', 'callRecord', 'inboundSms'];
 export const MANUAL_LIVE_WAIT_MS = 120_000;
 /** A test run of polled events shows the newest record of this many days. */
 const MANUAL_LOOKBACK_MS = 30 * 86_400_000;
+
+const heartbeatTimeout = heartbeatOption({ show: { '/events': LIVE_EVENTS } });
+const lookback = lookbackOption({ show: { '/events': POLLED_EVENTS } });
+
+/** The Heartbeat Timeout, checked (numericSettings) before the stream opens. */
+function heartbeatWindowMs(context: IPollFunctions | ITriggerFunctions): number {
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	return numericSettings(context.getNode(), [heartbeatTimeout], options).heartbeatTimeoutSeconds * 1000;
+}
+
+/** The Look-Back Window, checked (numericSettings) before a poll sends anything. */
+function lookbackWindowMs(context: IPollFunctions): number {
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	return numericSettings(context.getNode(), [lookback], options).lookbackMinutes * 60_000;
+}
 
 interface PollState {
 	/** One cursor per polled event. */
@@ -92,11 +117,9 @@ export class HostedPbxTriggerV2 implements INodeType {
 			},
 			callRecordFilters({ show: { events: ['callRecord'] } }),
 			triggerOptions([
-				heartbeatTimeoutOption('Reconnect when the live stream sends nothing for this long (the API sends a heartbeat every 60 s)', {
-					displayOptions: { show: { '/events': LIVE_EVENTS } },
-				}),
+				heartbeatTimeout,
 				recoverMissedEventsOption({ show: { '/events': ['incomingcall', 'smsreceived'] } }),
-				lookbackOption({ show: { '/events': POLLED_EVENTS } }),
+				lookback,
 			]),
 		],
 	};
@@ -107,13 +130,14 @@ export class HostedPbxTriggerV2 implements INodeType {
 	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
 		const live = selected(this, LIVE_EVENTS);
 		if (live.length === 0) return {};
+		const heartbeatMs = heartbeatWindowMs(this);
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		// Kept apart from the node's static data, which n8n may keep as the polled events' cursor.
 		const global = this.getWorkflowStaticData('global');
 		const state = ((global[`liveStream:${this.getNode().id}`] as RecoveryState | undefined) ??= {}) as RecoveryState;
 		return await liveTrigger(this, {
 			events: live,
-			heartbeatTimeoutSeconds: Number(options.heartbeatTimeoutSeconds ?? 90),
+			heartbeatTimeoutSeconds: heartbeatMs / 1000,
 			recoverMissedEvents: options.recoverMissedEvents !== false,
 			customer: customerOf(this),
 			state,
@@ -123,6 +147,8 @@ export class HostedPbxTriggerV2 implements INodeType {
 	/** The polled events, at the Poll Times; a test run shows the newest record (or waits for a live event). */
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const polled = selected(this, POLLED_EVENTS);
+		// Checked in test runs too, so that a wrong value shows before the workflow is published.
+		const lookbackMs = polled.length ? lookbackWindowMs(this) : 0;
 		if (this.getMode() === 'manual') {
 			return [this.helpers.returnJsonArray(polled.length ? await newestRecords(this, polled) : [await firstLiveEvent(this, selected(this, LIVE_EVENTS))])];
 		}
@@ -130,11 +156,11 @@ export class HostedPbxTriggerV2 implements INodeType {
 		// One poll at a time per node, from the freshest cursors: n8n 2.40 may schedule the same node
 		// twice (see activations.ts), each schedule with its own copy of the static data.
 		const key = refusalKey(this);
-		return await oneAtATime(key, async () => await pollOnce(this, key, polled));
+		return await oneAtATime(key, async () => await pollOnce(this, key, polled, lookbackMs));
 	}
 }
 
-async function pollOnce(context: IPollFunctions, key: string, polled: string[]): Promise<INodeExecutionData[][] | null> {
+async function pollOnce(context: IPollFunctions, key: string, polled: string[], lookbackMs: number): Promise<INodeExecutionData[][] | null> {
 	// The refusal gate is shared with the live stream of the same node: while it holds, a poll
 	// sends nothing (one attempt after 60 s, then every 15 minutes).
 	const fingerprint = credentialFingerprint(await context.getCredentials('hostedPbxApi'));
@@ -142,8 +168,6 @@ async function pollOnce(context: IPollFunctions, key: string, polled: string[]):
 
 	const customer = customerOf(context);
 	const filters = context.getNodeParameter('filters', {}) as IDataObject;
-	const options = context.getNodeParameter('options', {}) as IDataObject;
-	const lookbackMs = Number(options.lookbackMinutes ?? 10) * 60_000;
 	const client = createClient(context, hostedPbxApi);
 	const state = context.getWorkflowStaticData('node') as PollState;
 	const known = freshestCursors(key, state.cursors);
@@ -215,6 +239,7 @@ async function newestRecords(context: IPollFunctions, events: string[]): Promise
 /** A test run of live events: the first one that happens within two minutes. */
 async function firstLiveEvent(context: IPollFunctions, events: string[]): Promise<IDataObject> {
 	const node = context.getNode();
+	const heartbeatMs = heartbeatWindowMs(context);
 	let received: ((item: IDataObject) => void) | undefined;
 	let refused: ((error: Error) => void) | undefined;
 	const arrival = new Promise<IDataObject>((resolve, reject) => {
@@ -223,7 +248,7 @@ async function firstLiveEvent(context: IPollFunctions, events: string[]): Promis
 	});
 	const stream = new PbxLiveStream({
 		open: async (signal) => await createClient(context, hostedPbxApi).stream({ method: 'GET', path: '/stream' }, signal),
-		heartbeatWindowMs: 90_000,
+		heartbeatWindowMs: heartbeatMs,
 		onObject: (object) => {
 			if (events.includes(String(object.event))) received?.(liveEventItem(object));
 		},

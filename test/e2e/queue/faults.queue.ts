@@ -68,7 +68,7 @@ describe('restarts and faults in queue mode', () => {
 		await admin().post('/pbx/calls/incoming', { from, callerIdName: 'While Main Was Down', outcome: 'NO_ANSWER' });
 		await cluster.startProcess('main');
 		const readyAt = Date.now();
-		// Main polls every second again; the record is new to this trigger, so it must be texted.
+		// Main polls every 10 s again; the record is new to this trigger, so it must be texted.
 		const polled = await until('six polls after the restart', async () => {
 			const gets = (await admin().requests({ api: 'pbx', method: 'GET', pathPrefix: '/api/v1/customers/me/calls', since })).filter((r) => Date.parse(r.time) > readyAt);
 			return gets.length >= 6 ? gets.length : undefined;

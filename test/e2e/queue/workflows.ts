@@ -130,18 +130,18 @@ export function faultLiveWorkflow() {
 	], chain('Live event', 'Report'));
 }
 
-/** New call records, polled every second -> an SMS naming the record: one SMS per record. */
+/** New call records, polled every 10 s (the least the trigger accepts) -> an SMS naming the record: one SMS per record. */
 export function faultPollWorkflow() {
 	return workflow(FAULT.poll, 'queue faults: PBX polled call record -> SMS', [
-		node('fp1', 'New call record', `${PKG}.hostedPbxTrigger`, 0, { source: 'poll', pollEvent: 'callRecord', customerId: ME, filters: { direction: 'in' }, pollIntervalSeconds: 1, options: {} }, { credentials: PBX_CRED }),
+		node('fp1', 'New call record', `${PKG}.hostedPbxTrigger`, 0, { source: 'poll', pollEvent: 'callRecord', customerId: ME, filters: { direction: 'in' }, pollIntervalSeconds: 10, options: {} }, { credentials: PBX_CRED }),
 		smsTo('fp2', 'Report', 240, '=fault poll {{ $json.id }} {{ $json.fromNumber }}'),
 	], chain('New call record', 'Report'));
 }
 
-/** Missed calls, polled every second -> an SMS naming the record (a poller that has not emitted yet when main restarts). */
+/** Missed calls, polled every 10 s (the least the trigger accepts) -> an SMS naming the record (a poller that has not emitted yet when main restarts). */
 export function faultMissedWorkflow() {
 	return workflow(FAULT.missed, 'queue faults: PBX polled missed call -> SMS', [
-		node('fm1', 'Missed call', `${PKG}.hostedPbxTrigger`, 0, { source: 'poll', pollEvent: 'missedCall', customerId: ME, pollIntervalSeconds: 1, options: {} }, { credentials: PBX_CRED }),
+		node('fm1', 'Missed call', `${PKG}.hostedPbxTrigger`, 0, { source: 'poll', pollEvent: 'missedCall', customerId: ME, pollIntervalSeconds: 10, options: {} }, { credentials: PBX_CRED }),
 		smsTo('fm2', 'Report', 240, '=fault missed {{ $json.id }} {{ $json.fromNumber }}'),
 	], chain('Missed call', 'Report'));
 }

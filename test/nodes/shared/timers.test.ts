@@ -1,4 +1,4 @@
-import { WAIT_SLICE_MS, Watchdog, cancellableWait, deadline, wait } from '../../../nodes/shared/timers';
+import { MAX_TIMER_MS, WAIT_SLICE_MS, Watchdog, cancellableWait, deadline, wait } from '../../../nodes/shared/timers';
 
 const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -50,4 +50,26 @@ test('a deadline aborts with its reason unless done first', async () => {
 	early.done();
 	await sleep(80);
 	expect(early.signal.aborted).toBe(false);
+});
+
+test('a watchdog refuses a window that is no positive, finite number (NaN made its checks spin without sleeping)', () => {
+	for (const windowMs of [NaN, 0, -5, Infinity]) {
+		expect(() => new Watchdog(windowMs, () => undefined)).toThrow(RangeError);
+	}
+});
+
+test('a wait longer than a Node.js timer holds is never one timer (it would fire after 1 ms)', () => {
+	const delays: number[] = [];
+	const spy = jest.spyOn(global, 'setTimeout').mockImplementation(((_callback: () => void, ms?: number) => {
+		delays.push(Number(ms));
+		return 0 as unknown as NodeJS.Timeout;
+	}) as typeof setTimeout);
+	try {
+		void wait(MAX_TIMER_MS * 3);
+		void wait(Number.MAX_SAFE_INTEGER);
+	} finally {
+		spy.mockRestore();
+	}
+	expect(delays).toHaveLength(2);
+	for (const ms of delays) expect(ms).toBeLessThanOrEqual(MAX_TIMER_MS);
 });
