@@ -7,7 +7,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { baseUrlField, basicAuthorization, maxRateLimitWaitField, responseCode, testBaseUrl, timeoutField } from './connectionFields';
+import { baseUrlField, baseUrlProblem, basicAuthorization, maxRateLimitWaitField, responseCode, testBaseUrl, timeoutField } from './connectionFields';
 
 export class HostedPbxApi implements ICredentialType {
 	name = 'hostedPbxApi';
@@ -48,6 +48,9 @@ export class HostedPbxApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
+		// Also stops the credential test: its request goes through here.
+		const baseUrl = baseUrlProblem('Hosted PBX API', credentials.baseUrl);
+		if (baseUrl) throw new Error(baseUrl);
 		requestOptions.headers = {
 			...requestOptions.headers,
 			Authorization: basicAuthorization(credentials.username, credentials.password),

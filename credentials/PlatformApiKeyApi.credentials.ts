@@ -7,7 +7,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { baseUrlField, maxRateLimitWaitField, responseCode, testBaseUrl, timeoutField } from './connectionFields';
+import { baseUrlField, baseUrlProblem, maxRateLimitWaitField, responseCode, testBaseUrl, timeoutField } from './connectionFields';
 
 /**
  * Why a key is refused, or undefined when it ends in 48 hexadecimal characters. The prefix
@@ -60,6 +60,9 @@ export class PlatformApiKeyApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
+		// Also stops the credential test: its request goes through here.
+		const baseUrl = baseUrlProblem('Voice Agent and Conversation Intelligence API', credentials.baseUrl);
+		if (baseUrl) throw new Error(baseUrl);
 		const problem = apiKeyProblem(credentials.apiKey);
 		if (problem) throw new Error(problem);
 		requestOptions.headers = {

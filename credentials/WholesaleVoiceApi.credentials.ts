@@ -7,7 +7,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { baseUrlField, basicAuthorization, maxRateLimitWaitField, responseCode, testBaseUrl, timeoutField } from './connectionFields';
+import { baseUrlField, baseUrlProblem, basicAuthorization, maxRateLimitWaitField, responseCode, testBaseUrl, timeoutField } from './connectionFields';
 
 /** Why an account id is refused, or undefined when it is digits only. Shared with the node's transport. */
 export function accountIdProblem(accountId: unknown): string | undefined {
@@ -69,6 +69,9 @@ export class WholesaleVoiceApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
+		// Also stops the credential test: its request goes through here.
+		const baseUrl = baseUrlProblem('Wholesale Voice API', credentials.baseUrl);
+		if (baseUrl) throw new Error(baseUrl);
 		const problem = accountIdProblem(credentials.accountId);
 		if (problem) throw new Error(problem);
 		requestOptions.headers = {

@@ -38,6 +38,17 @@ export function basicAuthorization(user: unknown, password: unknown): string {
 	return `Basic ${Buffer.from(`${String(user ?? '')}:${String(password ?? '')}`).toString('base64')}`;
 }
 
+/**
+ * Why a Base URL is refused, or undefined. A user name or password written into it (`https://user:secret@host`)
+ * is neither masked like the credential's own secret fields nor kept out of the links the nodes output,
+ * so it is refused before anything is sent. The message never repeats the URL.
+ */
+export function baseUrlProblem(label: string, baseUrl: unknown): string | undefined {
+	const authority = /^[^:/?#]*:[/\\]*([^/?#\\]*)/.exec(String(baseUrl ?? '').trim())?.[1] ?? '';
+	if (!authority.includes('@')) return undefined;
+	return `The Base URL of the ${label} credential contains a user name or password (text before an @ in the host): remove it and put the sign-in in the credential's own fields`;
+}
+
 /** The credential test's base URL, with trailing slashes removed as the nodes remove them. */
 export const testBaseUrl = '={{ String($credentials.baseUrl).trim().replace(/\\/+$/, "") }}';
 

@@ -8,11 +8,13 @@ import type {
 
 import { hostedPbxApi } from '../shared/apis';
 import { binaryPropertyField } from '../shared/describe';
+import { truncate } from '../shared/errors';
 import type { ApiPath, ApiResponse, BodyStream, OperationSpec, Params } from '../shared/operation';
 import { FileOutput } from '../shared/operation';
 import { idFromUri, withArticle } from '../shared/params';
 import { UnexpectedAnswer, isRecord } from '../shared/responseShape';
-import { createClient } from '../shared/transport';
+import { createClient, parseJsonText } from '../shared/transport';
+import { isBlank } from '../shared/validation';
 
 /**
  * Every record with an `id` taken from its `uri`, so workflows can map it straight into the next call.
@@ -54,6 +56,33 @@ export function pbxRecords(response: ApiResponse, operation = 'A Hosted PBX requ
 	}
 	if (expected === 'optional') return [];
 	throw unexpected(expected === 'any' ? 'a record or a list' : 'a record');
+}
+
+/**
+ * The answer of a write whose body the contract does not show (Make a Call, Set Do Not Disturb),
+ * requested as text: any 2xx is success, since failing here would invite a retry of something that
+ * already happened (a charged call). A JSON record is the output; anything else (empty, `null`,
+ * `OK`, XML) gives `done`, with text that is not JSON kept as `responseText`.
+ */
+export function unshownAnswer(response: ApiResponse, operation: string, done: IDataObject): IDataObject[] {
+	const text = typeof response.body === 'string' ? response.body : '';
+	let body: unknown;
+	try {
+		body = parseJsonText(text);
+	} catch {
+		return [{ ...done, responseText: truncate(text, 1000) }];
+	}
+	const records = pbxRecords({ ...response, body }, operation, 'optional');
+	return records.length ? records : [done];
+}
+
+/**
+ * A whole number the check accepted, as the decimal digits the API reads (`1e3`, ` 12 `, `1.0` and
+ * `0x10` are 1000, 12, 1 and 16); a lenient server would read the text as typed differently. Blank
+ * stays undefined so the parameter is not sent.
+ */
+export function wholeNumberText(value: unknown): string | undefined {
+	return isBlank(value) ? undefined : String(Number(typeof value === 'string' ? value.trim() : value));
 }
 
 /** Exactly one record from an answer that must be one (a read before a write): anything else is an error. */

@@ -11,6 +11,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { baseUrlProblem } from '../../credentials/connectionFields';
 import type { ApiFailure } from './errors';
 import { apiError, asNodeError, redact, truncate, validationError } from './errors';
 import type { ApiClient, ApiRequest, ApiResponse, BodyStream, RequestEnvironment, StreamResponse, ValidationIssue } from './operation';
@@ -171,8 +172,10 @@ function toBuffer(body: unknown): Buffer {
 	return Buffer.from(JSON.stringify(body));
 }
 
+/** JSON text as parsed, undefined when blank; a leading byte order mark is ignored (RFC 8259 allows it). */
 export function parseJsonText(text: string): unknown {
-	return text.trim() === '' ? undefined : JSON.parse(text);
+	const json = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+	return json.trim() === '' ? undefined : JSON.parse(json);
 }
 
 /**
@@ -224,6 +227,40 @@ function decodeBody(
 		return {
 			problem: `The ${api.label} answered ${where} with ${truncate(redact(contentType, forms), 80) || 'a body'} that is not JSON: ${excerpt}`,
 		};
+	}
+}
+
+/** Whether the first byte that is not white space (or a byte order mark) is `{`: a JSON object may follow. */
+function opensJsonObject(buffer: Buffer): boolean {
+	let at = buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
+	while (at < buffer.length && (buffer[at] === 0x20 || buffer[at] === 0x09 || buffer[at] === 0x0a || buffer[at] === 0x0d)) at++;
+	return buffer[at] === 0x7b;
+}
+
+/**
+ * Whether a 2xx answer says it failed. A file or text asked for may come back as the API's JSON
+ * failure envelope instead (`{success: false, errors: [...]}` for an invoice PDF): that is the
+ * same failure, never a file holding it. Only a body that parses as such an envelope counts, so a
+ * JSON report file (or any file that merely starts with `{`) is still the file, and so is the body
+ * of a status the call lists as an answer (a report file gone: 404), for the call to read.
+ */
+function failedAnswer(api: ApiDefinition, body: unknown, listedStatus: boolean): boolean {
+	if (!api.failedBody) return false;
+	if (listedStatus && (Buffer.isBuffer(body) || typeof body === 'string')) return false;
+	let text: string;
+	if (Buffer.isBuffer(body)) {
+		if (!opensJsonObject(body)) return false;
+		text = body.toString('utf8');
+	} else if (typeof body === 'string') {
+		if (!/^\uFEFF?\s*\{/.test(body)) return false;
+		text = body;
+	} else {
+		return api.failedBody(body);
+	}
+	try {
+		return api.failedBody(parseJsonText(text));
+	} catch {
+		return false;
 	}
 }
 
@@ -425,6 +462,8 @@ export function createClient(
 				`Fix the ${api.label} credential.`,
 			);
 		}
+		const userInfo = baseUrlProblem(api.label, base);
+		if (userInfo) throw refusedBeforeSending(context, userInfo, itemIndex, `Fix the ${api.label} credential.`);
 		return {
 			forms: api.secretForms(credentials),
 			maxWaitMs: options.maxWaitMs ?? (maxWaitSeconds as number) * 1000,
@@ -526,19 +565,26 @@ export function createClient(
 			}
 			if (ok) {
 				const promisesNoBody = status === 204 || (req.okStatuses ?? []).includes(status) || req.emptyBody === 'allowed';
+				// A write answered oddly was still received: repeating it blindly may repeat a charge.
+				const mayHaveTakenEffect = req.method === 'GET' ? '' : ' The request was received and may have taken effect: check before sending it again.';
 				if (!promisesNoBody && buffer.toString('utf8').trim() === '') {
 					throw new NodeApiError(node, { httpCode: String(status) }, {
 						message: `The ${api.label} answered ${where} with an empty body (${status}) where it should send one`,
-						description: 'Nothing was made up in its place. The service may be failing: try again, or check the Base URL.',
+						description: `Nothing was made up in its place. The service may be failing: try again, or check the Base URL.${mayHaveTakenEffect}`,
 						httpCode: String(status),
 						itemIndex,
 					});
 				}
 				const decoded = decodeBody(buffer, req, api, responseHeaders['content-type'] ?? '', forms, where);
 				if ('problem' in decoded) {
-					throw new NodeApiError(node, { httpCode: String(status) }, { message: decoded.problem, httpCode: String(status), itemIndex });
+					throw new NodeApiError(node, { httpCode: String(status) }, {
+						message: decoded.problem,
+						description: mayHaveTakenEffect.trim() || undefined,
+						httpCode: String(status),
+						itemIndex,
+					});
 				}
-				if (!api.failedBody?.(decoded.body)) return { status, headers: responseHeaders, body: decoded.body as T };
+				if (!failedAnswer(api, decoded.body, (req.okStatuses ?? []).includes(status))) return { status, headers: responseHeaders, body: decoded.body as T };
 			}
 
 			// Redacted first: everything below may cut or format this text.

@@ -8,7 +8,7 @@ import { PBX_MAX_PAGE_SIZE } from '../../shared/pagination';
 import { compact, isoUtc } from '../../shared/params';
 import { MAX_RESPONSE_BYTES, formatBytes } from '../../shared/transport';
 import { dateTime, integerInRange, isBlank, issues, required } from '../../shared/validation';
-import { customerField, customerPath, endpointField, getManyOperation, pbxRecords } from '../fields';
+import { customerField, customerPath, endpointField, getManyOperation, unshownAnswer, wholeNumberText } from '../fields';
 
 const dateFilter = (name: string, displayName: string, description: string): INodeProperties => ({
 	displayName,
@@ -78,14 +78,15 @@ export function historyQuery(filters: IDataObject | undefined): IDataObject {
 		from: f.from,
 		to: f.to,
 		includeLocal: f.includeLocal === true ? 'true' : undefined,
-		endpointId: f.endpointId,
+		endpointId: wholeNumberText(f.endpointId),
 	});
 }
 
 function historyIssues(p: Params) {
 	const f = (p.filters as IDataObject | undefined) ?? {};
 	return issues(
-		integerInRange('Filters > Endpoint ID', f.endpointId, 0),
+		// Bounded so that the digits sent are never an exponent (1e+21).
+		integerInRange('Filters > Endpoint ID', f.endpointId, 0, Number.MAX_SAFE_INTEGER),
 		DATE_FILTERS.map((name) => dateTime(`Filters > ${name}`, f[name])),
 	);
 }
@@ -118,8 +119,12 @@ export const call: ResourceSpec = {
 						qs: { ...historyQuery(p.filters), pageSize: PBX_MAX_PAGE_SIZE, page },
 						accept: 'text/csv',
 						responseType: 'binary',
+						// A service that builds the header from the rows sends nothing when none match.
+						emptyBody: 'allowed',
 					});
 					const text = response.body.toString('utf8');
+					// An empty page is the end: no rows (page 1), or none past an exact multiple of the page size.
+					if (text.trim() === '') break;
 					if (page > 1 && text === previous) break;
 					previous = text;
 					const headerEnd = afterHeaderRow(text);
@@ -189,15 +194,13 @@ export const call: ResourceSpec = {
 							: env.absoluteUrl(customerPath(p, '/endpoints/{endpointId}').path, { customerId: p.customerId, endpointId: endpoint }),
 						to: String(p.to).replace(/[\s().-]/g, ''),
 					},
-					// The contract shows no body for this answer.
+					// The contract shows no body for this answer: empty or not JSON, a 200 is the call placed.
 					emptyBody: 'allowed',
+					responseType: 'text',
 				};
 			},
-			output: (response, p) => {
-				// The contract shows no body: an answer that is not a record says what was asked instead.
-				const records = pbxRecords(response, 'Make a charged click-to-call', 'optional');
-				return records.length ? records : { success: true, endpointId: String(p.endpointId), to: String(p.to) };
-			},
+			output: (response, p) =>
+				unshownAnswer(response, 'Make a charged click-to-call', { success: true, endpointId: String(p.endpointId), to: String(p.to) }),
 		},
 	],
 };

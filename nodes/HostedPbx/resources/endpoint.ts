@@ -1,5 +1,5 @@
 import type { ApiPath, Params, ResourceSpec } from '../../shared/operation';
-import { customerField, customerPath, endpointField, pbxOutput, pbxRecords } from '../fields';
+import { customerField, customerPath, endpointField, pbxOutput, unshownAnswer } from '../fields';
 
 function phoneStatusPath(p: Params): ApiPath {
 	const customer = customerPath(p, '/endpoints/{endpointId}/phonestatus');
@@ -41,14 +41,13 @@ export const endpoint: ResourceSpec = {
 				method: 'PUT',
 				...phoneStatusPath(p),
 				body: { type: 'phonestatus', dndActive: Boolean(p.dndActive) },
-				// The contract shows a 200 without saying what it holds.
+				// The contract shows a 200 without saying what it holds: empty or not JSON, it is the change made.
 				emptyBody: 'allowed',
+				responseType: 'text',
 			}),
 			// The API answers 200; its body is the updated status where the service sends one.
-			output: (response, p) => {
-				const records = pbxRecords(response, 'Set Do Not Disturb on an endpoint', 'optional');
-				return records.length ? records : { endpointId: String(p.endpointId), dndActive: Boolean(p.dndActive) };
-			},
+			output: (response, p) =>
+				unshownAnswer(response, 'Set Do Not Disturb on an endpoint', { endpointId: String(p.endpointId), dndActive: Boolean(p.dndActive) }),
 		},
 	],
 };

@@ -2,6 +2,9 @@ import type { ResourceSpec } from '../../shared/operation';
 import { issues, maxLength, phoneNumber, required } from '../../shared/validation';
 import { customerField, customerPath, getManyOperation, getOneOperation, pbxOutput } from '../fields';
 
+/** Longest sender name or number sent: far beyond any real one, short of an expression's runaway text. */
+const SENDER_MAX_LENGTH = 256;
+
 const SMS = { collection: 'sms', id: 'smsId', singular: 'SMS message', plural: 'SMS messages' };
 
 export const sms: ResourceSpec = {
@@ -59,7 +62,8 @@ export const sms: ResourceSpec = {
 			validate: (p) =>
 				issues(
 					required('From', p.from),
-					maxLength('From', p.from, 20),
+					// The contract sets no length for a sender (a name or a number); this only bounds absurd values.
+					maxLength('From', typeof p.from === 'string' ? p.from.trim() : p.from, SENDER_MAX_LENGTH),
 					required('To', p.to),
 					phoneNumber('To', p.to),
 					required('Message', p.body),

@@ -1,0 +1,80 @@
+/**
+ * A Base URL with a user name or password in it (`https://api:secret@host/api/v1`) is refused for
+ * every credential: by the transport before any request, and by the credential itself (which the
+ * credential test's request goes through). The message never repeats the secret part.
+ */
+import type { ICredentialDataDecryptedObject, ICredentialType, IHttpRequestOptions } from 'n8n-workflow';
+
+import { baseUrlProblem } from '../../../credentials/connectionFields';
+import { HostedPbxApi } from '../../../credentials/HostedPbxApi.credentials';
+import { PlatformApiKeyApi } from '../../../credentials/PlatformApiKeyApi.credentials';
+import { WholesaleVoiceApi } from '../../../credentials/WholesaleVoiceApi.credentials';
+import { hostedPbxApi, platformApi, wholesaleVoiceApi } from '../../../nodes/shared/apis';
+import type { ApiDefinition } from '../../../nodes/shared/transport';
+import { createClient } from '../../../nodes/shared/transport';
+import { AllCredentialsNode, contexts } from '../../harness/n8n';
+import type { TestServer } from '../../harness/testServer';
+import { json, startTestServer } from '../../harness/testServer';
+
+const SECRET = 'Url-S3cret-4kq9';
+const KEY = `tpk_${'ab12'.repeat(12)}`;
+
+let server: TestServer;
+beforeAll(async () => (server = await startTestServer()));
+afterAll(async () => await server.close());
+beforeEach(() => {
+	server.requests.length = 0;
+	server.answer(json(200, { ok: true }));
+});
+
+function credentialsOf(type: string, baseUrl: string): ICredentialDataDecryptedObject {
+	const byType: Record<string, ICredentialDataDecryptedObject> = {
+		hostedPbxApi: { baseUrl, username: 'api', password: 'pbx-password-1', maxRateLimitWait: 0 },
+		wholesaleVoiceApi: { baseUrl, apiUsername: 'ws', apiPassword: 'ws-password-1', accountId: '123456', maxRateLimitWait: 0 },
+		platformApiKeyApi: { baseUrl, apiKey: KEY, maxRateLimitWait: 0 },
+	};
+	return byType[type];
+}
+
+const withUserInfo = () => server.url.replace('://', `://api:${SECRET}@`);
+
+const APIS: Array<[string, ApiDefinition, ICredentialType, string]> = [
+	['Hosted PBX', hostedPbxApi, new HostedPbxApi(), '/customers'],
+	['Wholesale Voice', wholesaleVoiceApi, new WholesaleVoiceApi(), '/v3/accounts/{ACCOUNT}/type'],
+	['Platform', platformApi, new PlatformApiKeyApi(), '/convai/v1/webhooks'],
+];
+
+describe.each(APIS)('%s', (_name, api, type, path) => {
+	test('the transport refuses it before sending, without the secret', async () => {
+		const { loadOptions } = contexts({ node: new AllCredentialsNode(), parameters: {}, credentials: { [api.credentialType]: credentialsOf(api.credentialType, withUserInfo()) } });
+		const client = createClient(loadOptions(), api);
+		let error: (Error & { description?: string }) | undefined;
+		try {
+			await client.request({ method: 'GET', path });
+		} catch (caught) {
+			error = caught as Error & { description?: string };
+		}
+		expect(error?.message).toMatch(new RegExp(`^The Base URL of the ${api.label} credential contains a user name or password`));
+		expect(error?.description).toMatch(/Nothing was sent/);
+		expect(JSON.stringify({ message: error?.message, description: error?.description })).not.toContain(SECRET);
+		expect(server.requests).toHaveLength(0);
+		await expect(client.environment()).rejects.toThrow(/contains a user name or password/);
+	});
+
+	test('the credential refuses it (so its Test fails) without the secret; a plain Base URL passes', async () => {
+		const authenticate = type.authenticate as (c: ICredentialDataDecryptedObject, o: IHttpRequestOptions) => Promise<IHttpRequestOptions>;
+		const refused = authenticate.call(type, credentialsOf(api.credentialType, `${withUserInfo()}/api`), { url: '', headers: {} });
+		await expect(refused).rejects.toThrow(/Base URL of the .+ credential contains a user name or password/);
+		await refused.catch((error: Error) => expect(error.message).not.toContain(SECRET));
+		await expect(authenticate.call(type, credentialsOf(api.credentialType, server.url), { url: '', headers: {} })).resolves.toBeDefined();
+	});
+});
+
+test('only the host part counts: an @ in the path or query is not a password', () => {
+	for (const url of ['https://api:pw@pbx.example.com/api/v1', ' https://user@pbx.example.com', 'https:\\\\u:p@pbx.example.com/api']) {
+		expect(baseUrlProblem('Hosted PBX API', url)).toMatch(/contains a user name or password/);
+	}
+	for (const url of ['https://pbx.example.com/api/v1', 'https://pbx.example.com/api/@v1', 'http://127.0.0.1:9/x?a=b@c', '', undefined]) {
+		expect(baseUrlProblem('Hosted PBX API', url)).toBeUndefined();
+	}
+});
