@@ -2,6 +2,8 @@ import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions, INodePro
 
 import { wholesaleVoiceApi } from '../shared/apis';
 import type { ApiPath, ApiResponse, OperationSpec, OutputItem, Params, ValidationIssue } from '../shared/operation';
+import { findRecords } from '../shared/pagination';
+import { UnexpectedAnswer, isRecord } from '../shared/responseShape';
 import { isBlank } from '../shared/validation';
 import { createClient } from '../shared/transport';
 
@@ -27,6 +29,23 @@ export function wholesaleItems(response: ApiResponse): OutputItem[] {
 	return typeof body === 'object' ? [body as IDataObject] : [{ value: body as string }];
 }
 
+/**
+ * The records of a list answer, for lists whose shape the spec shows only in part (CDRs) or not at
+ * all (rejected calls): a list, or the list inside its envelope, gives one item per record, and
+ * an empty one none. An object holding no list the node recognises (say one keyed by day or by
+ * reason) is kept whole as one item, its envelope removed: data is never dropped for its shape.
+ * Text, a number or null is an unexpected answer, an error.
+ */
+export function wholesaleList(operation: string, expected: string): (response: ApiResponse) => IDataObject[] {
+	return (response) => {
+		const records = findRecords(response.body);
+		if (records) return records;
+		const body = unwrap(response.body);
+		if (isRecord(body)) return [body];
+		throw new UnexpectedAnswer(wholesaleVoiceApi.label, operation, body, expected);
+	};
+}
+
 /** A map keyed by id (`{"44": {...}}`) as a list, the key kept under `keyName`. */
 export function keyedToList(map: unknown, keyName: string): IDataObject[] {
 	if (Array.isArray(map)) return map as IDataObject[];
@@ -44,9 +63,10 @@ export function e164Digits(value: unknown): string {
 
 export function numberIssue(field: string, value: unknown): ValidationIssue[] {
 	if (isBlank(value)) return [{ field, problem: 'it is empty', rule: 'an E.164 number without the plus, e.g. 441632960000' }];
-	return /^[1-9]\d{7,14}$/.test(e164Digits(value))
+	// E.164 allows at most 15 digits; the shortest numbers in use (Niue, Saint Helena) have 7 with the country code.
+	return /^[1-9]\d{6,14}$/.test(e164Digits(value))
 		? []
-		: [{ field, problem: `"${String(value)}" is not an E.164 number`, rule: 'an E.164 number: country code and number, 8 to 15 digits, e.g. 441632960000' }];
+		: [{ field, problem: `"${String(value)}" is not an E.164 number`, rule: 'an E.164 number: country code and number, 7 to 15 digits, e.g. 441632960000' }];
 }
 
 export const numberField: INodeProperties = {
@@ -63,14 +83,26 @@ export function numberPath(params: Params, rest = ''): ApiPath {
 	return { path: `${NUMBERS_PATH}/allocated/{number}${rest}`, pathParams: { number: e164Digits(params.number) } };
 }
 
+/** An ISO date or date-time without a zone: `2025-06-10`, `2025-06-10T09:30`, `2025-06-10 09:30:00.000`. */
+const WALL_CLOCK = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?$/;
+/** A zone written out: `Z`, `+02:00`, `-0500`, `GMT+0200`, `UTC`. */
+const WRITTEN_ZONE = /(?:\d(?:Z|[+-]\d{2}(?::?\d{2})?)$)|\b(?:GMT|UTC)\b/i;
+
 /**
  * A date-time from an n8n date picker or text as the API writes it: `YYYY-MM-DD hh:mm:ss` in
- * GMT. Text already in that form is kept as typed.
+ * GMT. The picker gives a wall-clock time without a zone (`2025-06-10T00:00:00`): it is the GMT
+ * time as written, never read in the time zone of the machine n8n runs on. A value with a zone
+ * (`Z`, an offset, a Date or Luxon DateTime from an expression) is that instant, converted to GMT.
+ * Anything else is kept as typed, for the validators to refuse with the form they expect.
  */
 export function plainDateTime(value: unknown): string | undefined {
 	if (isBlank(value)) return undefined;
-	const text = String(value).trim();
-	if (/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(text)) return text;
+	const instant = value as { toISO?: () => string | null; toISOString?: () => string };
+	const text =
+		typeof instant.toISO === 'function' ? String(instant.toISO()) : typeof instant.toISOString === 'function' ? instant.toISOString() : String(value).trim();
+	const wall = WALL_CLOCK.exec(text);
+	if (wall) return `${wall[1]} ${wall[2] ?? '00'}:${wall[3] ?? '00'}:${wall[4] ?? '00'}`;
+	if (!WRITTEN_ZONE.test(text)) return text;
 	const date = new Date(text);
 	if (Number.isNaN(date.getTime())) return text;
 	return date.toISOString().slice(0, 19).replace('T', ' ');

@@ -61,7 +61,7 @@ export async function collectReadyReport(
 			}
 			if (file.ready) {
 				const out: INodeExecutionData[] = [];
-				for (const entry of reportOutput(hash, file.content, file.contentType, options)) {
+				for (const entry of reportOutput(hash, file.content, file.contentType, options, handle)) {
 					if (!(entry instanceof FileOutput)) {
 						out.push({ json: entry, pairedItem: { item: itemIndex } });
 						continue;

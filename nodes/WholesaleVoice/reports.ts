@@ -6,7 +6,9 @@ import { parseCsv, csvRecords } from '../shared/csv';
 import type { ApiClient, ApiPath, OperationContext, OutputItem, Params, ValidationIssue } from '../shared/operation';
 import { httpUrl, issues } from '../shared/validation';
 import { FileOutput } from '../shared/operation';
-import { recordsOf } from '../shared/pagination';
+import { findRecords } from '../shared/pagination';
+import { isRecord } from '../shared/responseShape';
+import { unwrap } from './fields';
 
 /**
  * Asynchronous reports: a POST returns a handle; the file is fetched from `/v3/files` exactly
@@ -79,19 +81,20 @@ function handleOf(body: unknown): IDataObject {
 	return (record.data && typeof record.data === 'object' && !Array.isArray(record.data) ? record.data : record) as IDataObject;
 }
 
-/** Rows of a report file: JSON (an array, or inside `data`/`items`/`rows`) or CSV. JSON.parse throws on a broken file. */
+/**
+ * Rows of a report file: JSON (an array, or inside `data`/`items`/`rows`/`cdrs`, envelope or not)
+ * or CSV. A list found empty is no rows, never its envelope as a row; a `{success, data}` without
+ * a list gives its `data` as the one row. JSON.parse throws on a broken file.
+ */
 export function reportRows(content: Buffer, contentType: string): IDataObject[] {
 	const text = content.toString('utf8');
 	if (/csv/i.test(contentType)) return csvRecords(parseCsv(text));
 	const parsed = JSON.parse(text) as unknown;
-	if (Array.isArray(parsed)) return parsed as IDataObject[];
-	const records = recordsOf(parsed);
-	if (records.length) return records;
-	for (const key of ['rows', 'cdrs', 'records']) {
-		const value = (parsed as IDataObject)[key];
-		if (Array.isArray(value)) return value as IDataObject[];
-	}
-	return [parsed as IDataObject];
+	const records = findRecords(parsed);
+	if (records) return records;
+	const body = unwrap(parsed);
+	if (body === null || body === undefined || body === '' || (isRecord(body) && Object.keys(body).length === 0)) return [];
+	return [isRecord(body) ? body : { value: body as string }];
 }
 
 export function goneError(context: OperationContext, hash: string): NodeApiError {
@@ -114,8 +117,12 @@ export async function fetchReportFile(
 	return { ready: true, content: response.body, contentType: response.headers['content-type'] ?? '' };
 }
 
-/** The file as items: rows, the raw file on the first when asked, or the raw file alone when rows cannot be read. */
-export function reportOutput(hash: string, content: Buffer, contentType: string, params: Params): OutputItem[] {
+/**
+ * The file as items: rows, the raw file on the first when asked, or the raw file alone when rows
+ * cannot be read. A report without rows is one item saying so (`rows: 0`, with `about`, e.g. the
+ * trigger's handle): the file can be fetched only once, so its collection must show in the output.
+ */
+export function reportOutput(hash: string, content: Buffer, contentType: string, params: Params, about: IDataObject = {}): OutputItem[] {
 	const fileName = `report-${hash}.${/csv/i.test(contentType) ? 'csv' : 'json'}`;
 	const mimeType = contentType.split(';')[0].trim() || 'application/json';
 	let rows: IDataObject[];
@@ -131,8 +138,8 @@ export function reportOutput(hash: string, content: Buffer, contentType: string,
 			),
 		];
 	}
-	if (!params.includeRawFile) return rows;
-	const [first, ...rest] = rows.length ? rows : [{ hash, rows: 0 }];
+	const [first, ...rest] = rows.length ? rows : [{ ...about, hash, collected: true, rows: 0 }];
+	if (!params.includeRawFile) return [first, ...rest];
 	return [new FileOutput(first, content, fileName, mimeType), ...rest];
 }
 

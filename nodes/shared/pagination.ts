@@ -33,16 +33,24 @@ const LIST_KEYS = ['data', 'items', 'records', 'results', 'rows', 'cdrs'];
  * `records`, `results`, `rows`, `cdrs`, also one level down as in `{data: {cdrs: [...]}}`), or
  * the only array an object holds. Answers whose list is not found give no records.
  */
-export function recordsOf(body: unknown, depth = 0): IDataObject[] {
+export function recordsOf(body: unknown): IDataObject[] {
+	return findRecords(body) ?? [];
+}
+
+/**
+ * As `recordsOf`, but `undefined` when the answer holds no list it recognises, so that a caller
+ * can tell an empty list from a shape it does not know (and keep that answer rather than drop it).
+ */
+export function findRecords(body: unknown, depth = 0): IDataObject[] | undefined {
 	if (Array.isArray(body)) return body as IDataObject[];
-	if (!body || typeof body !== 'object' || depth > 1) return [];
+	if (!body || typeof body !== 'object' || depth > 1) return undefined;
 	const record = body as IDataObject;
 	for (const key of LIST_KEYS) {
 		if (Array.isArray(record[key])) return record[key] as IDataObject[];
 	}
-	if (record.data && typeof record.data === 'object') return recordsOf(record.data, depth + 1);
+	if (record.data && typeof record.data === 'object') return findRecords(record.data, depth + 1);
 	const arrays = Object.values(record).filter(Array.isArray);
-	return arrays.length === 1 ? (arrays[0] as IDataObject[]) : [];
+	return arrays.length === 1 ? (arrays[0] as IDataObject[]) : undefined;
 }
 
 /** Where paging errors are reported: the node and input item they belong to. */

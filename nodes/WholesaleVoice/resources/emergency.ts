@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { e911ErrorOf } from '../../shared/apis';
-import type { ApiResponse, Params, ResourceSpec } from '../../shared/operation';
+import type { ApiResponse, Params, ResourceSpec, ValidationIssue } from '../../shared/operation';
 import { compact } from '../../shared/params';
 import { NUMBERS_PATH, asDisplayed, e164Digits, numberField, numberIssue, numberPath, unwrap, wholesaleItems } from '../fields';
 import { normaliseE911Address, validateE911Address, validateUk999, validateUsNumber } from '../validation';
@@ -56,6 +56,13 @@ function uk999Data(params: Params): IDataObject {
 	return compact(Object.fromEntries(keys.map((key) => [key, typeof params[key] === 'string' ? params[key].trim() : params[key]])));
 }
 
+/** 999 data is the UK's emergency-services record (and each submission is charged): the number must be a UK one, 44…. */
+function ukNumberIssue(value: unknown): ValidationIssue[] {
+	const found = numberIssue('Number', value);
+	if (found.length || e164Digits(value).startsWith('44')) return found;
+	return [{ field: 'Number', problem: `"${String(value).trim()}" is not a UK number`, rule: 'a UK number in E.164 without the plus: 44 and the national number without its leading 0, e.g. 441632960000 (999 data is for UK numbers only)' }];
+}
+
 export const uk999: ResourceSpec = {
 	value: 'uk999',
 	name: 'UK 999 Data',
@@ -67,7 +74,7 @@ export const uk999: ResourceSpec = {
 			action: 'Get the 999 data of a number',
 			description: 'Get the emergency-services address registered for a UK number',
 			fields: [numberField],
-			validate: (p) => numberIssue('Number', p.number),
+			validate: (p) => ukNumberIssue(p.number),
 			request: (p) => ({ method: 'GET', ...numberPath(p, '/999') }),
 			output: wholesaleItems,
 		},
@@ -78,7 +85,7 @@ export const uk999: ResourceSpec = {
 			description:
 				'Register the emergency-services address of a UK number (replaces the current one). Each submission is charged; every field rule is checked first.',
 			fields: [numberField, ...uk999Fields],
-			validate: (p) => [...numberIssue('Number', p.number), ...asDisplayed(validateUk999(uk999Data(p), p.endUser === 'business' ? 'business' : 'individual'), UK999_LABELS)],
+			validate: (p) => [...ukNumberIssue(p.number), ...asDisplayed(validateUk999(uk999Data(p), p.endUser === 'business' ? 'business' : 'individual'), UK999_LABELS)],
 			request: (p) => ({ method: 'PUT', ...numberPath(p, '/999'), body: uk999Data(p) }),
 			output: wholesaleItems,
 		},

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { filtersField } from '../../shared/describe';
 import type { ResourceSpec } from '../../shared/operation';
 import { compact } from '../../shared/params';
-import { issues, matches, required } from '../../shared/validation';
-import { ACCOUNT_PATH, asDisplayed, dateField, getOperation, plainDateTime, wholesaleItems } from '../fields';
+import { isBlank, issues, matches, required } from '../../shared/validation';
+import { ACCOUNT_PATH, asDisplayed, dateField, e164Digits, getOperation, plainDateTime, wholesaleItems } from '../fields';
 import { validateNotificationHistoryPeriod, validateNotificationRecipient } from '../validation';
 
 const NOTIFICATIONS_PATH = `${ACCOUNT_PATH}/notifications`;
@@ -45,13 +45,30 @@ const destinationField: INodeProperties = {
 
 const typeIssues = (value: unknown) => issues(required('Notification Type', value), matches('Notification Type', String(value ?? ''), /^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only'));
 
+/**
+ * The recipient as the API knows it: an e-mail address as typed (trimmed); a mobile number in
+ * E.164 without the plus (the spec's notation for numbers), so `+44 7700 900123` is sent, and
+ * hashed, as `447700900123`.
+ */
+export function recipientAddress(method: unknown, destination: unknown): string {
+	return method === 'sms' ? e164Digits(destination) : String(destination ?? '').trim();
+}
+
 /** The recipient's id in paths: the md5 of the address, computed here so users type the address. */
-export function recipientHash(destination: unknown): string {
-	return createHash('md5').update(String(destination ?? '').trim()).digest('hex');
+export function recipientHash(method: unknown, destination: unknown): string {
+	return createHash('md5').update(recipientAddress(method, destination)).digest('hex');
+}
+
+/** The hash the service answered with (the record's `hash`, or `data` itself as text), else ours. */
+function answeredHash(item: IDataObject, method: unknown, destination: unknown): string {
+	if (typeof item.hash === 'string' && item.hash !== '') return item.hash;
+	if (typeof item.value === 'string' && /^[0-9a-f]{32}$/i.test(item.value)) return item.value;
+	return recipientHash(method, destination);
 }
 
 function recipientIssues(method: unknown, destination: unknown) {
-	return asDisplayed(validateNotificationRecipient(method, destination), { method: 'Method', destination: 'Recipient' });
+	const address = isBlank(destination) ? destination : recipientAddress(method, destination);
+	return asDisplayed(validateNotificationRecipient(method, address), { method: 'Method', destination: 'Recipient' });
 }
 
 export const notification: ResourceSpec = {
@@ -70,9 +87,12 @@ export const notification: ResourceSpec = {
 				method: 'POST',
 				path: `${NOTIFICATIONS_PATH}/{type}/{method}`,
 				pathParams: { type: p.type, method: p.method },
-				body: { destination: String(p.destination).trim() },
+				body: { destination: recipientAddress(p.method, p.destination) },
 			}),
-			output: (response, p) => [{ ...(wholesaleItems(response)[0] as object), type: p.type, method: p.method, destination: String(p.destination).trim(), hash: recipientHash(p.destination) }],
+			output: (response, p) => {
+				const item = wholesaleItems(response)[0] as IDataObject;
+				return [{ ...item, type: p.type, method: p.method, destination: recipientAddress(p.method, p.destination), hash: answeredHash(item, p.method, p.destination) }];
+			},
 		},
 		getOperation({ value: 'getAll', name: 'Get Many', action: 'Get many notifications', description: 'List the notifications set up on the account', path: NOTIFICATIONS_PATH, paging: 'client' }),
 		getOperation({ value: 'getAvailableTypes', name: 'Get Available Types', action: 'Get the available notification types', description: 'List the notification types the account can use', path: `${NOTIFICATIONS_PATH}/available` }),
@@ -126,9 +146,15 @@ export const notification: ResourceSpec = {
 			description: 'Get one e-mail address or mobile number of a notification type (its ID, the md5 of the address, is computed here)',
 			fields: [typeField, methodField, destinationField],
 			validate: (p) => [...typeIssues(p.type), ...recipientIssues(p.method, p.destination)],
-			path: (p) => ({ path: `${NOTIFICATIONS_PATH}/{type}/{method}/{hash}`, pathParams: { type: p.type, method: p.method, hash: recipientHash(p.destination) } }),
+			path: (p) => ({ path: `${NOTIFICATIONS_PATH}/{type}/{method}/{hash}`, pathParams: { type: p.type, method: p.method, hash: recipientHash(p.method, p.destination) } }),
 			output: (response, p) =>
-				wholesaleItems(response).map((item) => ({ type: p.type, method: p.method, destination: String(p.destination).trim(), hash: recipientHash(p.destination), ...(item as object) })),
+				wholesaleItems(response).map((item) => ({
+					type: p.type,
+					method: p.method,
+					destination: recipientAddress(p.method, p.destination),
+					hash: recipientHash(p.method, p.destination),
+					...(item as object),
+				})),
 		}),
 		{
 			value: 'removeAll',
@@ -150,7 +176,7 @@ export const notification: ResourceSpec = {
 			request: (p) => ({
 				method: 'DELETE',
 				path: `${NOTIFICATIONS_PATH}/{type}/{method}/{hash}`,
-				pathParams: { type: p.type, method: p.method, hash: recipientHash(p.destination) },
+				pathParams: { type: p.type, method: p.method, hash: recipientHash(p.method, p.destination) },
 				emptyBody: 'allowed',
 			}),
 			output: wholesaleItems,

@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import type { Params, ResourceSpec, ValidationIssue } from '../../shared/operation';
 import { compact } from '../../shared/params';
 import { isBlank, issues, matches, required } from '../../shared/validation';
-import { asDisplayed, plainDateTime, unwrap } from '../fields';
+import { asDisplayed, plainDateTime, unwrap, wholesaleList } from '../fields';
 import { validatePortSubmission } from '../validation';
 import { PORT_CUSTOMER_MAX_LENGTHS } from '../validation/rules';
 
@@ -255,6 +255,7 @@ export const port: ResourceSpec = {
 			description: 'List ports that are outstanding or completed in the last 90 days',
 			paging: 'client',
 			request: () => ({ method: 'GET', path: GNP_PATH }),
+			output: wholesaleList('Get many ports', 'a list of ports'),
 		},
 		{
 			value: 'getLosingProviders',

@@ -14,6 +14,13 @@ import { validateNumberConfiguration } from '../validation';
 
 const showFor = (...types: string[]) => ({ show: { type: types } });
 
+/**
+ * Highest stage number of the builder. Stages are tried one after another, each waiting for its
+ * timeout, so a real plan has a handful; the cap keeps a mistyped 1e10 from being dropped or
+ * costing seconds of work, and leaves room for numbering with gaps (10, 20, 30).
+ */
+export const MAX_STAGE = 100;
+
 const BLOCK_PARAMETERS: INodeProperties[] = [
 	{
 		displayName: 'Type',
@@ -29,7 +36,14 @@ const BLOCK_PARAMETERS: INodeProperties[] = [
 			{ name: 'Teams', value: 'teams', description: 'Microsoft Teams, routed from the number' },
 		],
 	},
-	{ displayName: 'Stage', name: 'stage', type: 'number', typeOptions: { minValue: 1, numberPrecision: 0 }, default: 1, description: 'Stages are tried in order; blocks of one stage ring together' },
+	{
+		displayName: 'Stage',
+		name: 'stage',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_STAGE, numberPrecision: 0 },
+		default: 1,
+		description: `Stages are tried in order; blocks of one stage ring together. 1 to ${MAX_STAGE}; gaps are closed (stages 1 and 5 are sent as the first and second).`,
+	},
 	{
 		displayName: 'Endpoint',
 		name: 'endpoint',
@@ -195,14 +209,29 @@ export function configurationOf(params: Params): { configuration?: IDataObject; 
 	}
 	const found: ValidationIssue[] = [];
 	const routing: IDataObject = {};
-	for (const route of ((params.routes as IDataObject | undefined)?.route ?? []) as IDataObject[]) {
-		const stages: IDataObject[][] = [];
-		const blocks = ((route.blocks as IDataObject | undefined)?.block ?? []) as IDataObject[];
-		for (const block of [...blocks].sort((a, b) => Number(a.stage ?? 1) - Number(b.stage ?? 1))) {
-			const index = Math.max(1, Number(block.stage ?? 1)) - 1;
-			(stages[index] ??= []).push(blockOf(block));
+	const ruleOfRoute = new Map<string, number>();
+	const routes = ((params.routes as IDataObject | undefined)?.route ?? []) as IDataObject[];
+	for (const [at, route] of routes.entries()) {
+		const field = `Routes > Route ${at + 1} > Rule`;
+		// Left out, the field is its default; typed blank, it is a mistake: read as "default" it would replace the default route.
+		const rule = route.rule === undefined || route.rule === null ? 'default' : String(route.rule).trim();
+		if (rule === '') {
+			found.push({ field, problem: 'it is empty (an expression that gave no rule name?)', rule: '"default", or the name of a rule defined under Rules; a blank is not taken as "default"' });
+			continue;
 		}
-		routing[String(route.rule ?? 'default').trim() || 'default'] = stages.filter(Boolean);
+		if (ruleOfRoute.has(rule)) {
+			// Two routes with one key would overwrite each other in the JSON object: one route's blocks would silently vanish.
+			found.push({ field, problem: `"${rule}" is also the rule of route ${ruleOfRoute.get(rule)}`, rule: 'one route per rule: put every block of a rule in one route, staged with Stage' });
+			continue;
+		}
+		ruleOfRoute.set(rule, at + 1);
+		const byStage = new Map<number, IDataObject[]>();
+		for (const block of ((route.blocks as IDataObject | undefined)?.block ?? []) as IDataObject[]) {
+			const stage = Number(block.stage ?? 1);
+			byStage.set(stage, [...(byStage.get(stage) ?? []), blockOf(block)]);
+		}
+		// The stages in order of their numbers, gaps closed: what matters is the sequence.
+		routing[rule] = [...byStage.keys()].sort((a, b) => a - b).map((stage) => byStage.get(stage) as IDataObject[]);
 	}
 	const configuration: IDataObject = { routing };
 	const sections = (params.sections ?? {}) as IDataObject;

@@ -1,7 +1,8 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodeProperties, NodeApiError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { wholesaleVoiceApi } from '../../shared/apis';
-import type { ApiPath, ApiResponse, RequestEnvironment, ResourceSpec } from '../../shared/operation';
+import type { ApiPath, ApiResponse, OperationContext, RequestEnvironment, ResourceSpec } from '../../shared/operation';
 import { UnexpectedAnswer, isRecord } from '../../shared/responseShape';
 import { createClient } from '../../shared/transport';
 import { VOICE_PATH, asDisplayed, unwrap, wholesaleItems } from '../fields';
@@ -67,6 +68,35 @@ export function trunkName(value: unknown, environment: RequestEnvironment): stri
 
 function trunkPath(value: unknown, environment: RequestEnvironment): ApiPath {
 	return { path: `${VOICE_PATH}/trunks/{trunk}`, pathParams: { trunk: trunkName(value, environment) } };
+}
+
+/** Statuses that say something about the credential or the service, not about the trunk: asked again later, never read as "no such trunk". */
+const NOT_ABOUT_THE_TRUNK = [401, 403, 408, 429];
+
+/**
+ * Whether the trunk exists, from the spec's trunk GET. The one PUT both creates and updates, so
+ * Create and Update ask first: a mistyped name must not create a trunk with outbound calls on,
+ * and Create must not quietly rewrite a trunk that is already there. The spec does not show what
+ * the GET answers for a name with no trunk: any other 4xx, a `{success: false}` answer (the
+ * transport's error with a 2xx code) or an empty record is none; a refusal of the credential, a
+ * rate limit or a 5xx fails the operation as it came.
+ */
+async function trunkExists(context: OperationContext, value: unknown): Promise<boolean> {
+	return await context.client.request({ method: 'GET', ...trunkPath(value, context.environment) }).then(
+		(response) => {
+			const record = unwrap(response.body);
+			return !(record === undefined || record === null || record === '' || (typeof record === 'object' && Object.keys(record).length === 0));
+		},
+		async (error: NodeApiError) => {
+			const status = Number(error.httpCode);
+			const none = (status >= 400 && status < 500 && !NOT_ABOUT_THE_TRUNK.includes(status)) || (status >= 200 && status < 300);
+			return none ? false : await Promise.reject(error);
+		},
+	);
+}
+
+function trunkRefusal(context: OperationContext, message: string, description: string): NodeOperationError {
+	return new NodeOperationError(context.node.getNode(), message, { itemIndex: context.itemIndex, description: `${description} Nothing was written.` });
 }
 
 const LIMIT_CATEGORIES: Array<[string, string]> = [
@@ -138,7 +168,7 @@ export const trunk: ResourceSpec = {
 			name: 'Create',
 			action: 'Create a trunk',
 			description:
-				'Create a trunk, IP-authenticated or with a SIP username and password. The password of an auth trunk is in this output only: store it now.',
+				'Create a trunk, IP-authenticated or with a SIP username and password (a name already in use is refused). The password of an auth trunk is in this output only: store it now.',
 			fields: [
 				newTrunkField,
 				{
@@ -153,8 +183,12 @@ export const trunk: ResourceSpec = {
 				},
 			],
 			validate: (p, env) => [...validateTrunkName('Trunk Name', trunkName(p.trunk, env), env.variables.ACCOUNT), ...validateTrunkType('Type', p.type)],
-			request: (p, env) => ({ method: 'PUT', ...trunkPath(p.trunk, env), body: { type: p.type } }),
-			output: (response, p) => {
+			run: async (context, p) => {
+				const name = trunkName(p.trunk, context.environment);
+				if (await trunkExists(context, p.trunk)) {
+					throw trunkRefusal(context, `Trunk ${name} already exists`, 'Create makes a new trunk only (the same request would change the existing one): use Trunk > Update to change it, or choose another name.');
+				}
+				const response = await context.client.request({ method: 'PUT', ...trunkPath(p.trunk, context.environment), body: { type: p.type } });
 				const record = (unwrap(response.body) ?? {}) as IDataObject;
 				return { trunk: String(p.trunk).trim(), ...(typeof record === 'object' ? record : { value: record }) };
 			},
@@ -192,15 +226,21 @@ export const trunk: ResourceSpec = {
 			value: 'update',
 			name: 'Update',
 			action: 'Update a trunk',
-			description: 'Switch a trunk on or off, inbound or outbound, and set its concurrent and rate limits',
+			description: 'Switch an existing trunk on or off, inbound or outbound, and set its concurrent and rate limits (a name with no trunk is refused)',
 			fields: [trunkField, updateOptions],
 			validate: (p, env) => [
 				...validateTrunkName('Trunk Name', trunkName(p.trunk, env), env.variables.ACCOUNT),
 				...asDisplayed(validateTrunkUpdate(trunkUpdateBody((p.options ?? {}) as IDataObject)), DISPLAY_NAMES),
 				...(Object.keys(p.options ?? {}).length ? [] : [{ field: 'Options', problem: 'no option was chosen', rule: 'add at least one option to change' }]),
 			],
-			request: (p, env) => ({ method: 'PUT', ...trunkPath(p.trunk, env), body: trunkUpdateBody((p.options ?? {}) as IDataObject), emptyBody: 'allowed' }),
-			output: wholesaleItems,
+			run: async (context, p) => {
+				const name = trunkName(p.trunk, context.environment);
+				if (!(await trunkExists(context, p.trunk))) {
+					throw trunkRefusal(context, `Trunk ${name} does not exist`, 'Update changes existing trunks only (the same request to a new name would create a trunk): check the name, or use Trunk > Create.');
+				}
+				const body = trunkUpdateBody((p.options ?? {}) as IDataObject);
+				return wholesaleItems(await context.client.request({ method: 'PUT', ...trunkPath(p.trunk, context.environment), body, emptyBody: 'allowed' }));
+			},
 		},
 	],
 };

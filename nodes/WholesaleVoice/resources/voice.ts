@@ -6,7 +6,7 @@ import { validationError } from '../../shared/errors';
 import type { ResourceSpec } from '../../shared/operation';
 import { compact } from '../../shared/params';
 import { integerInRange, isBlank, issues, matches, required } from '../../shared/validation';
-import { VOICE_PATH, asDisplayed, dateField, getOperation, keyedToList, plainDate, plainDateTime, unwrap, wholesaleItems } from '../fields';
+import { VOICE_PATH, asDisplayed, dateField, getOperation, keyedToList, plainDate, plainDateTime, unwrap, wholesaleItems, wholesaleList } from '../fields';
 import { validateChannelHistoryInterval, validateChannelLimits, validateCdrPeriod, validateReportDate } from '../validation';
 
 const callIdField: INodeProperties = {
@@ -117,6 +117,7 @@ export const voice: ResourceSpec = {
 							body: compact({ date_start: plainDateTime(p.dateStart), date_end: plainDateTime(p.dateEnd), filter: Object.keys(filter).length ? filter : undefined }),
 						};
 			},
+			output: wholesaleList('Get call detail records', 'a list of CDRs'),
 		},
 		{
 			value: 'getCdr',
@@ -187,6 +188,8 @@ export const voice: ResourceSpec = {
 				isBlank(p.reason)
 					? { method: 'GET', path: `${VOICE_PATH}/rejected` }
 					: { method: 'GET', path: `${VOICE_PATH}/rejected/{reason}`, pathParams: { reason: p.reason } },
+			// The spec does not show this answer's shape: one it does not recognise is output whole, never as nothing.
+			output: wholesaleList('Get rejected calls', 'a list of rejected calls'),
 		},
 		{
 			value: 'hangUp',

@@ -339,7 +339,9 @@ describe('Trunks', () => {
 
 	test('create an auth trunk: the one-time password is in the output, never again', async () => {
 		const created = await runWholesale(sandbox, { ...op('trunk', 'create'), trunk: 'n8n', type: 'auth' });
-		expect(created.requests[0]).toMatchObject({ method: 'PUT', path: '/v3/voice/123456/trunks/123456-n8n', body: { type: 'auth' } });
+		// The GET first: a trunk of that name would be refused, not updated.
+		expect(created.requests.map((r) => r.method)).toEqual(['GET', 'PUT']);
+		expect(created.requests[1]).toMatchObject({ method: 'PUT', path: '/v3/voice/123456/trunks/123456-n8n', body: { type: 'auth' } });
 		expect(created.json[0]).toMatchObject({ password: expect.any(String) });
 		const got = await runWholesale(sandbox, { ...op('trunk', 'get'), trunk: '123456-n8n' });
 		expect(got.json[0].password).toBeUndefined();
@@ -353,7 +355,8 @@ describe('Trunks', () => {
 			options: { enabled_out: false, limit_concurrent_out: '5', limit_rate_out: '3/10s', limit_concurrent_in: '' },
 		});
 		expect(run.error).toBeUndefined();
-		expect(run.requests[0].body).toEqual({ enabled_out: 0, limit_concurrent_out: 5, limit_rate_out: '3/10s', limit_concurrent_in: null });
+		expect(run.requests.map((r) => r.method)).toEqual(['GET', 'PUT']);
+		expect(run.requests[1].body).toEqual({ enabled_out: 0, limit_concurrent_out: 5, limit_rate_out: '3/10s', limit_concurrent_in: null });
 		expectRefused(await runWholesale(sandbox, { resource: 'trunk', operation: 'update', trunk: 'office', options: { limit_rate_out: '5 per minute' } }), 'Options > Rate Limit: Outbound');
 	});
 
