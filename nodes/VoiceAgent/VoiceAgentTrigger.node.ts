@@ -10,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeConnectionTypes, NodeOperationError, jsonParse } from 'n8n-workflow';
 
-import { platformApi } from '../shared/apis';
+import { platformApi, platformApiRedacting } from '../shared/apis';
 import { asNodeError, validationError } from '../shared/errors';
 import { identifierIssue } from '../shared/validation';
 import { compact, pairsToObject } from '../shared/params';
@@ -28,6 +28,16 @@ import {
 
 /** The header that carries this trigger's secret; the service sends it verbatim with every delivery. */
 export const DELIVERY_HEADER = 'x-n8n-webhook-secret';
+
+/**
+ * The form of every secret this trigger generates (32 random bytes as hex). A header value read back
+ * in any other form (`***`, `[REDACTED]`, null) is a server's mask, not the secret.
+ */
+const GENERATED_SECRET = /^[0-9a-f]{64}$/;
+
+function newSecret(): string {
+	return randomBytes(32).toString('hex');
+}
 
 /**
  * What the trigger keeps in workflow static data: the webhook's id and only a hash of its secret
@@ -59,9 +69,10 @@ function storedHash(registration: Registration): string | undefined {
 	return registration.secretHash;
 }
 
+/** A header's value when it is text; anything else (null, a number, an object) is no value. */
 function headerValue(headers: unknown, name: string): string | undefined {
 	for (const [key, value] of Object.entries((headers as IDataObject | undefined) ?? {})) {
-		if (key.toLowerCase() === name) return String(value);
+		if (key.toLowerCase() === name) return typeof value === 'string' ? value : undefined;
 	}
 	return undefined;
 }
@@ -305,10 +316,11 @@ export class VoiceAgentTrigger implements INodeType {
 
 			async create(this: IHookFunctions): Promise<boolean> {
 				const registration = this.getWorkflowStaticData('node') as Registration;
-				const client = createClient(this, platformApi);
 				const { event, agentId } = settings(this);
 				const url = this.getNodeWebhookUrl('default') as string;
-				const secret = randomBytes(32).toString('hex');
+				const secret = newSecret();
+				// A failure answer may echo the request, the secret header among it.
+				const client = createClient(this, platformApiRedacting([secret]));
 				configOverride(this);
 				const body = compact({
 					event_type: event,
@@ -317,7 +329,7 @@ export class VoiceAgentTrigger implements INodeType {
 					request_headers: { [DELIVERY_HEADER]: secret },
 					timeout_ms: event === 'conversation.initiating' ? Number(this.getNodeParameter('timeoutMs', DEFAULT_TIMEOUT_MS)) : undefined,
 				});
-				try {
+				const register = async (): Promise<boolean> => {
 					const record = webhookRecord((await client.request({ method: 'POST', path: WEBHOOKS_PATH, body })).body);
 					if (!record.id) {
 						throw new NodeOperationError(this.getNode(), 'The service created the webhook but did not return its ID');
@@ -326,22 +338,43 @@ export class VoiceAgentTrigger implements INodeType {
 					registration.secretHash = secretHash(secret);
 					delete registration.secret;
 					return true;
+				};
+				try {
+					return await register();
 				} catch (error) {
 					if ((error as NodeApiError).httpCode !== '409') throw asNodeError(this.getNode(), error);
 				}
-				// One webhook per event type and scope: adopt it only if it already points here.
+				// One webhook per event type and scope: adopt it if it points here and its secret reads back
+				// as one this trigger generated.
 				const existing = await findWebhookInScope(client, event, agentId);
 				const existingSecret = headerValue(existing?.request_headers, DELIVERY_HEADER);
-				if (existing && existing.url === url && existingSecret) {
+				if (existing?.id !== undefined && existing.url === url && existingSecret !== undefined && GENERATED_SECRET.test(existingSecret)) {
 					registration.webhookId = String(existing.id);
 					registration.secretHash = secretHash(existingSecret);
 					delete registration.secret;
 					return true;
 				}
+				// Ours but not adoptable (its secret masked in the list), or the one this trigger registered
+				// before n8n's URL changed: replaced by a new one with a fresh secret.
+				if (existing?.id !== undefined && (existing.url === url || String(existing.id) === registration.webhookId)) {
+					try {
+						await client.request({ method: 'DELETE', ...webhookPath(existing.id), emptyBody: 'allowed' });
+					} catch (error) {
+						if ((error as NodeApiError).httpCode !== '404') throw asNodeError(this.getNode(), error);
+					}
+					delete registration.webhookId;
+					delete registration.secretHash;
+					delete registration.secret;
+					try {
+						return await register();
+					} catch (error) {
+						throw asNodeError(this.getNode(), error);
+					}
+				}
 				throw new NodeApiError(this.getNode(), { httpCode: '409' }, {
 					httpCode: '409',
 					message: existing
-						? `A ${event} webhook for ${scopeLabel(agentId)} already exists (ID ${existing.id}) and points at ${existing.url === url ? 'this workflow, but its secret cannot be read back' : existing.url}`
+						? `A ${event} webhook for ${scopeLabel(agentId)} already exists (ID ${existing.id}) and points at ${existing.url === url ? 'this workflow, but the service gives no ID to replace it by' : (existing.url ?? 'an address the service does not show')}`
 						: `A ${event} webhook for ${scopeLabel(agentId)} already exists`,
 					description:
 						'The service allows one webhook per event type and scope. If it is this workflow\'s own production or test URL, stop the other one first (deactivate the workflow, or stop listening for test events); otherwise delete it with Voice Agent > Webhook > Delete, or choose an agent scope.',

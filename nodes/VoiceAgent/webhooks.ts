@@ -10,13 +10,17 @@ export const DEFAULT_TIMEOUT_MS = 5000;
 
 /**
  * The API does not fix the webhook record's identifier name: `webhook_id`, `id` and
- * `webhookId` are all read, and every record gets `id` for mapping. Anything that is not a record
- * (a `null` in a list) is passed on unchanged.
+ * `webhookId` are all read, in that order, and every record gets the chosen one as `id` for
+ * mapping (first, and over a record's own `id`: Get, Delete and the trigger address the webhook
+ * by it). Anything that is not a record (a `null` in a list) is passed on unchanged.
  */
 export function normaliseWebhook(record: IDataObject): IDataObject {
 	if (!isRecord(record)) return record;
 	const id = record.webhook_id ?? record.webhookId ?? record.id;
-	return id === undefined ? record : { id: String(id), ...record };
+	if (id === undefined) return record;
+	const normalised: IDataObject = { id: String(id), ...record };
+	normalised.id = String(id);
+	return normalised;
 }
 
 /**

@@ -144,3 +144,12 @@ export const platformApi: ApiDefinition = {
 		return described;
 	},
 };
+
+/**
+ * The Platform API for requests that send secrets of their own (a webhook's `request_headers`):
+ * those values are redacted like the API key from every error of the client made with it, since
+ * a failure answer may echo the request.
+ */
+export function platformApiRedacting(secrets: Array<string | undefined>): ApiDefinition {
+	return { ...platformApi, secretForms: (c) => secretForms([String(c.apiKey ?? '').trim(), ...secrets]) };
+}

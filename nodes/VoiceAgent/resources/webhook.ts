@@ -1,10 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { platformApiRedacting } from '../../shared/apis';
 import { filtersField } from '../../shared/describe';
 import { asNodeError } from '../../shared/errors';
 import type { ResourceSpec } from '../../shared/operation';
 import { compact, pairsToObject } from '../../shared/params';
+import { createClient } from '../../shared/transport';
 import { httpUrl, identifierIssue, integerInRange, issues, oneOf, required } from '../../shared/validation';
 import {
 	DEFAULT_TIMEOUT_MS,
@@ -120,10 +122,12 @@ export const webhook: ResourceSpec = {
 					integerInRange('Timeout (Milliseconds)', p.additionalFields?.timeoutMs, 1),
 				),
 			// A 409 names neither the webhook nor its scope: look the existing one up so the message can.
-			run: async ({ client, node }, p) => {
+			run: async ({ node, itemIndex }, p) => {
 				const agentId = String(p.agentId ?? '').trim() || undefined;
 				const extra = (p.additionalFields ?? {}) as IDataObject;
 				const headers = pairsToObject(extra.requestHeaders);
+				// The header values are shared secrets, and a failure answer may echo the request.
+				const client = createClient(node, platformApiRedacting(Object.values(headers)), { itemIndex });
 				const body = compact({
 					event_type: p.eventType,
 					url: String(p.url).trim(),
