@@ -9,13 +9,13 @@ import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workf
 
 import { platformApi } from '../shared/apis';
 import { replacePreviousActivation } from '../shared/streams/activations';
-import { heartbeatTimeoutOption, triggerOptions } from '../shared/streams/options';
+import { heartbeatTimeoutOption, numericSettings, triggerOptions } from '../shared/streams/options';
 import { TriggerMemory } from '../shared/streams/triggerMemory';
 import { wait } from '../shared/timers';
 import type { Refusal } from '../shared/streams/refusals';
-import { FIRST_RETRY_MS, clearRefusal, credentialFingerprint, pendingRefusal, recordRefusal, refusalMessage } from '../shared/streams/refusals';
+import { FIRST_RETRY_MS, LATER_RETRY_MS, clearRefusal, credentialFingerprint, pendingRefusal, recordRefusal, refusalMessage } from '../shared/streams/refusals';
 import { filtersFrom, sessionEventItem, sessionEventMatches, sessionFilterFields } from './events';
-import { SessionEventStream } from './sessionStream';
+import { PERSISTENT_FAILURE_ATTEMPTS, SessionEventStream, resumeIdProblem } from './sessionStream';
 import { sessionStreamAccess } from './stream';
 
 /** What the trigger keeps in workflow static data, per session: where to resume, and whether it is over. */
@@ -35,10 +35,32 @@ function endedMessage(sessionId: string, ended: { at: string; reason: string }):
 	return `Session ${sessionId} is over (${ended.reason}, ${ended.at}): this trigger has nothing more to listen to`;
 }
 
+/**
+ * When each trigger of this process last reported a persistent failure (n8n's trigger error).
+ * n8n answers emitError by activating the trigger again at once; the new activation keeps
+ * retrying but reports again only after this wait, so a failure lasting hours is shown every 15
+ * minutes, not on every attempt. A stream that opens clears it.
+ */
+const failureReports = new Map<string, number>();
+const FAILURE_REPORT_INTERVAL_MS = LATER_RETRY_MS;
+
+/** Forgets the failure reports (a fresh process, as tests need between cases). */
+export function forgetFailureReports(): void {
+	failureReports.clear();
+}
+
 /** How long after an emit n8n's save of the static data has landed, with a wide margin (it takes milliseconds). */
 const STATIC_DATA_SETTLE_MS = 1000;
 
 const ENDED_DESCRIPTION = 'Set the Session ID of another session to listen to it, or unpublish the workflow. Nothing is sent to the service for an ended session.';
+
+/**
+ * Heartbeat Timeout: 5 s to an hour. The contract names no heartbeat on this stream, so a quiet
+ * session is only resumed (Last-Event-ID) after this long; an hour bounds a dead connection.
+ */
+const heartbeatTimeout = heartbeatTimeoutOption('Reconnect (resuming after the last event) when the stream sends nothing for this long (5 to 3,600)', {
+	typeOptions: { minValue: 5, maxValue: 3600 },
+});
 
 export class ConversationIntelligenceTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -64,9 +86,7 @@ export class ConversationIntelligenceTrigger implements INodeType {
 				description: 'The session (analysed call) to listen to; the stream ends with the session',
 			},
 			...sessionFilterFields,
-			triggerOptions([
-				heartbeatTimeoutOption('Reconnect (resuming after the last event) when the stream sends nothing for this long'),
-			]),
+			triggerOptions([heartbeatTimeout]),
 		],
 	};
 
@@ -78,6 +98,8 @@ export class ConversationIntelligenceTrigger implements INodeType {
 			includeInterim: this.getNodeParameter('includeInterim', false),
 		});
 		const options = this.getNodeParameter('options', {}) as IDataObject;
+		// Checked before anything is sent: from an expression, NaN or 0 would spin or disable the watchdog.
+		const { heartbeatTimeoutSeconds } = numericSettings(this.getNode(), [heartbeatTimeout], options);
 		const manual = this.getMode() === 'manual';
 		const node = this.getNode();
 		const key = `${this.getWorkflow().id ?? ''}|${node.id ?? node.name}`;
@@ -91,6 +113,8 @@ export class ConversationIntelligenceTrigger implements INodeType {
 			delete state.ended;
 		}
 		if (state.ended && !manual) throw new NodeOperationError(node, endedMessage(sessionId, state.ended), { description: ENDED_DESCRIPTION });
+		// An id saved by an older version that cannot be sent back as it is: never kept (the stream says so once).
+		if (state.lastEventId !== undefined && resumeIdProblem(state.lastEventId)) delete state.lastEventId;
 
 		const fingerprint = credentialFingerprint(await this.getCredentials(platformApi.credentialType));
 		const refusedError = (refusal: Refusal) =>
@@ -118,13 +142,32 @@ export class ConversationIntelligenceTrigger implements INodeType {
 				void lastEmit.then(() => this.emitError(new NodeOperationError(node, endedMessage(sessionId, ended), { description: ENDED_DESCRIPTION })));
 			}
 		};
+		// Shown where n8n shows trigger problems; n8n then activates the trigger again, which goes on
+		// retrying with backoff and reports again only after FAILURE_REPORT_INTERVAL_MS. A test run stops.
+		const reportPersistentFailure = (reason: string, failedAttempts: number, status?: number) => {
+			if (!activated) return;
+			if (!manual) {
+				const reportedAt = failureReports.get(key);
+				if (reportedAt !== undefined && Date.now() - reportedAt < FAILURE_REPORT_INTERVAL_MS) return;
+				failureReports.set(key, Date.now());
+			}
+			this.emitError(
+				new NodeApiError(node, {}, {
+					message: `The event stream of session ${sessionId} cannot be opened: ${reason}`,
+					description: manual
+						? `${failedAttempts} attempts in a row failed. Check the Session ID and the credential's Base URL.`
+						: `${failedAttempts} attempts in a row failed. The trigger keeps trying with backoff (up to a minute apart) and reports this again every ${FAILURE_REPORT_INTERVAL_MS / 60_000} minutes while it lasts. Check the Session ID and the credential's Base URL.`,
+					httpCode: status ? String(status) : undefined,
+				}),
+			);
+			if (manual) void stream.stop();
+		};
 		const stream: SessionEventStream = new SessionEventStream({
 			...(await sessionStreamAccess(this, sessionId)),
 			lastEventId: manual ? undefined : state.lastEventId,
-			heartbeatWindowMs: Number(options.heartbeatTimeoutSeconds ?? 90) * 1000,
+			heartbeatWindowMs: heartbeatTimeoutSeconds * 1000,
 			onEvent: (event, id) => {
 				const last = event.event_type === 'session_ended';
-				if (!manual && id) Object.assign(state, { lastEventId: id, writtenAt: Date.now() });
 				if (last && !manual) Object.assign(state, { ended: { at: new Date().toISOString(), reason: 'the session_ended event arrived' }, writtenAt: Date.now() });
 				if (testEventSent || !sessionEventMatches(event, filters)) return;
 				const item = sessionEventItem(event, id);
@@ -157,9 +200,24 @@ export class ConversationIntelligenceTrigger implements INodeType {
 				this.emitError(refusedError(refusal));
 				return refusal.nextAttemptAt - Date.now();
 			},
-			onTransientFailure: (reason, retryInMs) =>
-				this.logger.info(`Conversation Intelligence stream: ${reason}; reconnecting in ${retryInMs} ms`),
+			// Set before the event's emit (the dispatch reports it first), so the emit saves it.
+			onResumePoint: (id) => {
+				if (!manual) Object.assign(state, { lastEventId: id, writtenAt: Date.now() });
+			},
+			onConnected: () => {
+				clearRefusal(key);
+				failureReports.delete(key);
+			},
+			onTransientFailure: (reason, retryInMs, failedAttempts, status) => {
+				const line = `Conversation Intelligence stream: ${reason}; reconnecting in ${retryInMs} ms`;
+				// A working stream that dropped is routine; an attempt that got no stream is not.
+				if (failedAttempts === 0) return this.logger.info(line);
+				if (failedAttempts < PERSISTENT_FAILURE_ATTEMPTS) return this.logger.warn(line);
+				this.logger.error(`${line} (${failedAttempts} failed attempts in a row)`);
+				reportPersistentFailure(reason, failedAttempts, status);
+			},
 			onIncident: (excerpt) => this.logger.warn(`Conversation Intelligence stream: skipped an event that is not a JSON object: ${excerpt}`),
+			onUnusableId: (problem) => this.logger.warn(`Conversation Intelligence stream: ${problem}`),
 		});
 		const release = manual ? () => undefined : await replacePreviousActivation(key, async () => await stream.stop());
 		stream.start(startDelay);
@@ -177,6 +235,9 @@ export class ConversationIntelligenceTrigger implements INodeType {
 			});
 		}
 		if (first.kind === 'connected') clearRefusal(key);
+		// A first attempt that failed does not fail the activation (an outage at n8n's start would
+		// otherwise leave the trigger off for good): it was logged as a warning, retries follow with
+		// backoff, and a failure that persists is reported as a trigger error (above).
 		activated = true;
 		return {
 			closeFunction: async () => {

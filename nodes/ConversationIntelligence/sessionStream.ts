@@ -20,10 +20,11 @@ export const SESSION_EVENT_TYPES = [
  * package's own SSE parser. Each connection gets a fresh stream token (tokens are short-lived) and
  * resumes with `Last-Event-ID`; an event id seen before is dropped; silence past the heartbeat
  * window counts as a dead connection; transient failures reconnect with capped, jittered backoff
- * (at least the server's `retry:`). It ends for good when the session ends: a `session_ended`
- * event, a 204 (nothing more to send), a 410 or an answer that says the session has ended; when the
- * session does not exist (404); or when the key is refused (401/403 on the token: the trigger
- * decides when to try again).
+ * (at least the server's `retry:`, kept across connections as the standard says, and capped). It
+ * ends for good when the session ends: a `session_ended` event, a 204 (nothing more to send), a 410
+ * or an answer that says the session has ended; when the session does not exist (404); or when the
+ * key is refused (401/403 on the token: the trigger decides when to try again). Other failures
+ * are retried, and counted: attempts in a row that never got a stream say the failure persists.
  */
 export interface SessionStreamOptions {
 	/** A fresh stream token; failures are NodeApiErrors from the transport (`httpCode` set). */
@@ -39,9 +40,47 @@ export interface SessionStreamOptions {
 	onEnded: (reason: string) => void;
 	/** The key was refused (401/403 fetching a token): returns how long to wait before the next attempt. */
 	onRefused: (status: number, message: string) => Promise<number> | number;
-	onTransientFailure?: (reason: string, retryInMs: number) => void;
+	/**
+	 * A connection failed or closed; the next attempt comes in `retryInMs`. `failedAttempts` counts
+	 * the attempts in a row that got no stream (0: a working stream closed or went silent).
+	 */
+	onTransientFailure?: (reason: string, retryInMs: number, failedAttempts: number, status?: number) => void;
+	/** A stream was opened (a 2xx answer with a body): whatever failed before is over. */
+	onConnected?: () => void;
+	/** The resume point moved to a new event id that can be sent back (the trigger keeps it across restarts). */
+	onResumePoint?: (id: string) => void;
 	/** An event whose data is not a JSON object (skipped). */
 	onIncident?: (excerpt: string) => void;
+	/** An event id that cannot be sent back as Last-Event-ID as it is (told once per stream). */
+	onUnusableId?: (problem: string) => void;
+}
+
+/** Attempts in a row without a stream after which a failure counts as persistent (about 5 s of backoff). */
+export const PERSISTENT_FAILURE_ATTEMPTS = 5;
+
+/**
+ * The longest `retry:` honoured: it is the least wait before reconnecting, on top of our own
+ * backoff (which already keeps failures from looping), so no floor is needed; a longer wait would
+ * leave a live call unheard for most of its length (and a server's 3000000000 would be 34 days).
+ */
+export const MAX_RETRY_MS = 5 * 60_000;
+
+/** The longest event id sent back as Last-Event-ID: far beyond real ids, far below a server's header limits (431). */
+export const MAX_RESUME_ID_BYTES = 1024;
+
+export const RESUME_ID_RULE = `printable ASCII (no control characters, no other characters, no leading or trailing space), at most ${MAX_RESUME_ID_BYTES} characters`;
+
+/**
+ * Why an event id cannot go back as a Last-Event-ID header exactly as the server sent it, if it
+ * cannot: the HTTP client strips or refuses other characters (the server would resume from
+ * another place, or the request fails), HTTP drops spaces at the ends, and a huge id makes every
+ * reconnection fail (431).
+ */
+export function resumeIdProblem(id: string): string | undefined {
+	if (id.length > MAX_RESUME_ID_BYTES) return `it is ${id.length} characters long`;
+	if (!/^[\x20-\x7e]*$/.test(id)) return 'it holds characters other than printable ASCII';
+	if (id !== id.trim()) return 'it starts or ends with a space';
+	return undefined;
 }
 
 const MAX_REMEMBERED_IDS = 10_000;
@@ -54,12 +93,13 @@ export type SessionOutcome =
 	| { kind: 'connected' }
 	| { kind: 'ended'; reason: string }
 	| { kind: 'refused'; status: number; message: string }
-	| { kind: 'failed'; reason: string };
+	| { kind: 'failed'; reason: string; status?: number };
 
 interface Attempt {
 	outcome: SessionOutcome;
 	receivedEvents?: boolean;
-	retryMs?: number;
+	/** A 2xx stream was opened. */
+	connected?: boolean;
 }
 
 /** Whether a failure answer means the session is over (204 is handled as an answer, not a failure). */
@@ -80,9 +120,16 @@ export class SessionEventStream {
 	readonly firstOutcome = new Promise<SessionOutcome>((resolve) => (this.resolveFirst = resolve));
 	lastEventId?: string;
 	connections = 0;
+	/** Whether any attempt got a stream. */
+	everConnected = false;
+	/** The last failure, while it lasts (cleared when a stream opens). */
+	lastFailure?: { reason: string; status?: number };
+	/** The server's reconnection time: it persists across connections, as the standard says. */
+	private retryMs = 0;
+	private toldUnusableId = false;
 
 	constructor(private readonly options: SessionStreamOptions) {
-		this.lastEventId = options.lastEventId;
+		if (options.lastEventId !== undefined) this.resumeAfter(options.lastEventId);
 	}
 
 	/** Starts listening, after `delayMs` (a refusal's wait, when n8n activates the trigger again). */
@@ -97,8 +144,23 @@ export class SessionEventStream {
 		await this.running;
 	}
 
+	/** Moves the resume point to `id`, unless it is empty (the contract gives every message an id) or cannot be sent back as it is. */
+	private resumeAfter(id: string): void {
+		if (!id || id === this.lastEventId) return;
+		const problem = resumeIdProblem(id);
+		if (problem) {
+			// Not used for resuming: a reconnection resumes after an earlier id, and the replayed events are dropped as already seen.
+			if (!this.toldUnusableId) this.options.onUnusableId?.(`an event id is not used to resume (${problem}): a reconnection resumes after the last usable id, and events seen before are dropped`);
+			this.toldUnusableId = true;
+			return;
+		}
+		this.lastEventId = id;
+		this.options.onResumePoint?.(id);
+	}
+
 	private async loop(delayMs: number): Promise<void> {
 		let failures = 0;
+		let failedAttempts = 0;
 		await wait(delayMs, this.closing.signal);
 		while (!this.stopped) {
 			const attempt = await this.attempt();
@@ -115,11 +177,14 @@ export class SessionEventStream {
 				continue;
 			}
 			if (attempt.receivedEvents) failures = 0;
+			failedAttempts = attempt.connected ? 0 : failedAttempts + 1;
+			if (outcome.kind === 'failed' && !attempt.connected) this.lastFailure = { reason: outcome.reason, status: outcome.status };
 			// At once after the first failure, then with backoff; never sooner than the server's retry.
 			const backoff = failures === 0 ? 0 : backoffDelay(failures - 1, this.options.backoff ?? DEFAULT_BACKOFF);
-			const delay = Math.max(backoff, attempt.retryMs ?? 0);
+			const delay = Math.max(backoff, this.retryMs);
 			failures++;
-			this.options.onTransientFailure?.(outcome.kind === 'failed' ? outcome.reason : 'the stream closed', delay);
+			const status = outcome.kind === 'failed' ? outcome.status : undefined;
+			this.options.onTransientFailure?.(outcome.kind === 'failed' ? outcome.reason : 'the stream closed', delay, failedAttempts, status);
 			await wait(delay, this.closing.signal);
 		}
 	}
@@ -135,9 +200,12 @@ export class SessionEventStream {
 			if (status === 401 || status === 403) return { outcome: { kind: 'refused', status, message } };
 			const ended = endedAnswer(status, message);
 			if (ended) return { outcome: { kind: 'ended', reason: ended } };
-			return { outcome: { kind: 'failed', reason: `stream token request failed: ${message}` } };
+			return { outcome: { kind: 'failed', reason: `stream token request failed: ${message}`, status: status >= 400 ? status : undefined } };
 		}
-		return await this.connect(token);
+		const attempt = await this.connect(token);
+		// A server may echo the token in its error text: it opens the session's events, so it is masked.
+		if (attempt.outcome.kind === 'failed') attempt.outcome.reason = attempt.outcome.reason.split(token).join('***');
+		return attempt;
 	}
 
 	private async connect(token: string): Promise<Attempt> {
@@ -152,9 +220,11 @@ export class SessionEventStream {
 			body?.destroy();
 		});
 		let receivedEvents = false;
-		let retryMs: number | undefined;
+		let connected = false;
 		let ended: string | undefined;
 		const parser = new SseParser({
+			// Every dispatch, with data or not (an `id:`-only message too), sets the id a reconnection resumes after.
+			onLastEventId: (id) => this.resumeAfter(id),
 			onEvent: (message) => {
 				let event: unknown;
 				try {
@@ -167,9 +237,8 @@ export class SessionEventStream {
 					return;
 				}
 				// The message's own id tells it apart from a replayed one; the standard's last id (kept
-				// across messages) is what a reconnection resumes after.
+				// across messages, set by onLastEventId above) is what a reconnection resumes after.
 				if (message.id && !this.seen.firstSeen(message.id)) return;
-				if (message.lastEventId) this.lastEventId = message.lastEventId;
 				receivedEvents = true;
 				this.options.onEvent(event, message.id ?? message.lastEventId);
 				if (event.event_type === 'session_ended') {
@@ -178,7 +247,7 @@ export class SessionEventStream {
 					body?.destroy();
 				}
 			},
-			onRetry: (ms) => (retryMs = ms),
+			onRetry: (ms) => (this.retryMs = Math.min(ms, MAX_RETRY_MS)),
 		});
 		try {
 			watchdog.alive();
@@ -188,22 +257,26 @@ export class SessionEventStream {
 				const reason = endedAnswer(response.status, response.text);
 				if (reason) return { outcome: { kind: 'ended', reason } };
 				// 401 on the events URL: the token expired or was refused; the next attempt fetches a new one.
-				return { outcome: { kind: 'failed', reason: response.message }, retryMs };
+				return { outcome: { kind: 'failed', reason: response.message, status: response.status } };
 			}
 			body = response.body;
 			if (response.status === 204) {
 				return { outcome: { kind: 'ended', reason: 'the service answered 204: the session has nothing more to send' } };
 			}
+			connected = true;
+			this.everConnected = true;
+			this.lastFailure = undefined;
+			this.options.onConnected?.();
 			this.resolveFirst({ kind: 'connected' });
 			for await (const chunk of body) {
 				watchdog.alive();
 				parser.push(chunk);
 			}
-			return ended ? { outcome: { kind: 'ended', reason: ended } } : { outcome: { kind: 'failed', reason: 'the server closed the stream' }, receivedEvents, retryMs };
+			return ended ? { outcome: { kind: 'ended', reason: ended } } : { outcome: { kind: 'failed', reason: 'the server closed the stream' }, receivedEvents, connected };
 		} catch (error) {
 			if (ended) return { outcome: { kind: 'ended', reason: ended } };
 			const reason = silent ? `no data for ${Math.round(this.options.heartbeatWindowMs / 1000)} s (heartbeat missed)` : (error as Error).message || 'connection lost';
-			return { outcome: { kind: 'failed', reason }, receivedEvents, retryMs };
+			return { outcome: { kind: 'failed', reason }, receivedEvents, connected };
 		} finally {
 			watchdog.stop();
 			this.closing.signal.removeEventListener('abort', onClose);

@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, ITriggerFunctions } from 'n8n-work
 import { NodeApiError } from 'n8n-workflow';
 
 import { platformApi } from '../shared/apis';
-import type { ApiPath } from '../shared/operation';
+import type { ApiPath, ApiRequest, ApiResponse } from '../shared/operation';
+import { answerKind, isRecord } from '../shared/responseShape';
 import { createClient } from '../shared/transport';
 
 export const INTELLIGENCE_PATH = '/intelligence/v1';
@@ -11,12 +12,64 @@ export function sessionPath(sessionId: unknown, rest = ''): ApiPath {
 	return { path: `${INTELLIGENCE_PATH}/sessions/{sessionId}${rest}`, pathParams: { sessionId } };
 }
 
-/** The token from a stream-token answer, whatever the field is called. */
+/** The stream-token request: read as text, since the spec does not show the answer's shape (JSON or a bare token). */
+export function streamTokenRequest(sessionId: unknown): ApiRequest {
+	return { method: 'GET', ...sessionPath(sessionId, '/stream-token'), responseType: 'text' };
+}
+
+/** Field names a token is found under, in this order (at the top, then inside `data`). */
+export const TOKEN_FIELDS = ['token', 'stream_token', 'streamToken', 'access_token', 'accessToken', 'jwt'];
+
+/** A bare token in a text body: one word of visible characters (an HTML page or a sentence is not one). */
+const BARE_TOKEN = /^[\x21-\x7e]{1,4096}$/;
+
+/**
+ * The answer's body as JSON when it is JSON (a JSON string included), else the text itself: a
+ * text/plain token is an answer too. A JSON answer that does not parse stays text and finds no token.
+ */
+export function tokenAnswerBody(response: ApiResponse): unknown {
+	const text = typeof response.body === 'string' ? response.body : undefined;
+	if (text === undefined) return response.body;
+	try {
+		const parsed: unknown = JSON.parse(text);
+		if (typeof parsed === 'string' || isRecord(parsed) || /json/i.test(response.headers['content-type'] ?? '')) return parsed;
+	} catch {
+		// not JSON: a bare token, or text that holds none
+	}
+	return text;
+}
+
+/** A date or time (an `expires_at`): never a token. */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}/;
+
+/** The only text field that is not a date, if it looks like a token (a lone `message` sentence is not one). */
+function onlyStringField(record: IDataObject): string | undefined {
+	const strings = Object.values(record).filter((value): value is string => typeof value === 'string' && !DATE_TIME.test(value.trim()));
+	return strings.length === 1 && BARE_TOKEN.test(strings[0].trim()) ? strings[0] : undefined;
+}
+
+/**
+ * The token from a stream-token answer (the spec does not show its shape): a bare string (JSON or
+ * text), a known field at the top or inside `data`, else the only string field at the top or inside `data`.
+ */
 export function streamToken(body: unknown): string | undefined {
-	const record = (body ?? {}) as IDataObject;
-	const inner = (record.data ?? {}) as IDataObject;
-	const token = record.token ?? record.stream_token ?? record.access_token ?? inner.token ?? inner.stream_token;
-	return typeof token === 'string' && token ? token : undefined;
+	if (typeof body === 'string') return BARE_TOKEN.test(body.trim()) ? body.trim() : undefined;
+	if (!isRecord(body)) return undefined;
+	const inner = isRecord(body.data) ? body.data : {};
+	const known = (record: IDataObject) => TOKEN_FIELDS.map((field) => record[field]).find((value): value is string => typeof value === 'string' && value.trim() !== '');
+	return (known(body) ?? known(inner) ?? onlyStringField(body) ?? onlyStringField(inner))?.trim();
+}
+
+/** What a stream-token answer without a token held, in words: its kind and field names, never values (they may be secrets). */
+export function tokenAnswerProblem(body: unknown): string {
+	let held = answerKind(body);
+	if (isRecord(body)) {
+		const names = Object.keys(body).slice(0, 10).map((name) => name.slice(0, 40));
+		held = names.length ? `an object with the fields ${names.join(', ')}${Object.keys(body).length > 10 ? ', …' : ''}` : 'an empty object';
+	} else if (typeof body === 'string') {
+		held = body.trim() ? 'text that is not a token (one word of visible characters)' : 'an empty text';
+	}
+	return `The stream-token answer held no token: it was ${held}. A token is read from a bare string, the fields ${TOKEN_FIELDS.join(', ')} (also inside data), or the only text field`;
 }
 
 /**
@@ -31,11 +84,13 @@ export async function sessionStreamAccess(context: IExecuteFunctions | ITriggerF
 	(await client.environment()).absoluteUrl(events.path, events.pathParams);
 	return {
 		fetchToken: async () => {
-			const response = await createClient(context, platformApi, { labels }).request({ method: 'GET', ...sessionPath(sessionId, '/stream-token') });
-			const token = streamToken(response.body);
+			const response = await createClient(context, platformApi, { labels }).request(streamTokenRequest(sessionId));
+			const body = tokenAnswerBody(response);
+			const token = streamToken(body);
 			if (!token) {
 				throw new NodeApiError(context.getNode(), { httpCode: String(response.status) }, {
-					message: 'The stream-token answer held no token',
+					message: tokenAnswerProblem(body),
+					httpCode: String(response.status),
 				});
 			}
 			return token;

@@ -1,12 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { platformApi } from '../../shared/apis';
 import type { ResourceSpec } from '../../shared/operation';
+import { UnexpectedAnswer, isRecord } from '../../shared/responseShape';
 import { wait } from '../../shared/timers';
-import { describeValue, hasControlCharacter, integerInRange, issues, required } from '../../shared/validation';
+import { describeValue, integerInRange, issues, required } from '../../shared/validation';
 import { filtersFrom, sessionEventItem, sessionEventMatches, sessionFilterFields } from '../events';
-import { SessionEventStream } from '../sessionStream';
-import { sessionPath, sessionStreamAccess, streamToken } from '../stream';
+import { PERSISTENT_FAILURE_ATTEMPTS, RESUME_ID_RULE, SessionEventStream, resumeIdProblem } from '../sessionStream';
+import { sessionStreamAccess, streamToken, streamTokenRequest, tokenAnswerBody, tokenAnswerProblem } from '../stream';
 
 const sessionIdField = {
 	displayName: 'Session ID',
@@ -29,8 +31,17 @@ export const session: ResourceSpec = {
 			description: 'Get a short-lived token that opens the session\'s event stream, e.g. for a browser EventSource',
 			fields: [sessionIdField],
 			validate: (p) => issues(required('Session ID', p.sessionId)),
-			request: (p) => ({ method: 'GET', ...sessionPath(p.sessionId, '/stream-token') }),
-			output: (response, p) => ({ session_id: String(p.sessionId), ...(response.body as IDataObject), token: streamToken(response.body) ?? null }),
+			request: (p) => streamTokenRequest(p.sessionId),
+			output: (response, p) => {
+				const body = tokenAnswerBody(response);
+				const token = streamToken(body);
+				if (!token) {
+					// The shared wording says only the body's kind; this one also names the fields it had.
+					throw Object.assign(new UnexpectedAnswer(platformApi.label, 'Get a stream token', body, 'a token'), { message: `Get a stream token: ${tokenAnswerProblem(body)}` });
+				}
+				// A bare-string answer has no fields to pass on (spreading it would make one item field per character).
+				return { session_id: String(p.sessionId), ...(isRecord(body) ? body : {}), token };
+			},
 		},
 		{
 			value: 'watchEvents',
@@ -70,9 +81,9 @@ export const session: ResourceSpec = {
 					required('Session ID', p.sessionId),
 					integerInRange('Max Events', p.maxEvents, 1),
 					integerInRange('Time Limit (Seconds)', p.timeLimitSeconds, 1),
-					// It travels as the Last-Event-ID header: SSE ids never hold a line break or NUL.
-					typeof p.lastEventId === 'string' && hasControlCharacter(p.lastEventId)
-						? { field: 'Resume After Event ID', problem: `${describeValue(p.lastEventId)} holds a control character`, rule: 'an event_id from an earlier run: no line breaks, NUL or other control characters' }
+					// It travels as the Last-Event-ID header, which carries only what the stream's own resume ids may hold.
+					typeof p.lastEventId === 'string' && resumeIdProblem(p.lastEventId.trim())
+						? { field: 'Resume After Event ID', problem: `${describeValue(p.lastEventId)} cannot be sent as Last-Event-ID: ${resumeIdProblem(p.lastEventId.trim())}`, rule: `a stream_event_id from an earlier run: ${RESUME_ID_RULE}` }
 						: undefined,
 				),
 			// A stream, not a request: events are collected until one of the stop conditions.
@@ -84,7 +95,7 @@ export const session: ResourceSpec = {
 				let refused: Error | undefined;
 				let ended: string | undefined;
 				const done = new AbortController();
-				const stream = new SessionEventStream({
+				const stream: SessionEventStream = new SessionEventStream({
 					...access,
 					lastEventId: String(p.lastEventId ?? '').trim() || undefined,
 					heartbeatWindowMs: 90_000,
@@ -103,11 +114,28 @@ export const session: ResourceSpec = {
 						// The watch ends here; the stream is stopped before this wait would end.
 						return Number(p.timeLimitSeconds) * 1000;
 					},
+					onTransientFailure: (reason, retryInMs, failedAttempts) => {
+						const log = failedAttempts > 0 ? node.logger.warn : node.logger.info;
+						log.call(node.logger, `Watch Events (item ${itemIndex}): ${reason}; reconnecting in ${retryInMs} ms`);
+						// Never connected and still failing: the run reports it now rather than at its Time Limit.
+						if (!stream.everConnected && failedAttempts >= PERSISTENT_FAILURE_ATTEMPTS) done.abort();
+					},
+					onUnusableId: (problem) => node.logger.warn(`Watch Events (item ${itemIndex}): ${problem}`),
 				});
 				stream.start();
 				await wait(Number(p.timeLimitSeconds) * 1000, done.signal);
 				await stream.stop();
 				if (refused && items.length === 0) throw refused;
+				// No stream ever opened: the last failure is the answer, never zero items that look like a quiet session.
+				const failure = stream.everConnected || ended ? undefined : stream.lastFailure;
+				if (failure) {
+					throw new NodeApiError(node.getNode(), {}, {
+						message: `Could not open the event stream of session ${sessionId}: ${failure.reason}`,
+						description: `No attempt got a stream (the run stops after ${PERSISTENT_FAILURE_ATTEMPTS} failed attempts in a row, or at its Time Limit). Check the Session ID, the credential's Base URL and the service, then try again.`,
+						httpCode: failure.status ? String(failure.status) : undefined,
+						itemIndex,
+					});
+				}
 				node.logger.debug(`Watch Events (item ${itemIndex}): ${items.length} events from ${stream.connections} connection(s)`);
 				// A session that is over says so, rather than ending the workflow with no item.
 				if (ended && items.length === 0) return [{ session_id: sessionId, ended: true, reason: ended, events: 0 }];

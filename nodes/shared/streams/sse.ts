@@ -4,7 +4,9 @@
  * of one chunk and an LF at the start of the next are one line end); `field: value` with one
  * space after the colon removed; `:` comment lines; `event`, `data` (joined with \n), `id` (kept
  * across events, ignored when it holds NUL; empty resets it) and `retry` (digits only); a blank
- * line dispatches, unless no data arrived; a last event without its blank line is never dispatched.
+ * line dispatches: it sets the last event ID string (even a message without data does, so an
+ * `id:`-only message moves the resume point) and fires an event unless no data arrived; a last
+ * event without its blank line is never dispatched.
  *
  * Bytes are scanned once: a line is decoded when it is complete, and a line longer than
  * `maxEventBytes` (or an event whose data grows past it) is dropped and reported once, the parser
@@ -26,6 +28,11 @@ export interface SseEvent {
 
 export interface SseParserOptions {
 	onEvent(event: SseEvent): void;
+	/**
+	 * The last event ID string changed at a dispatch (the standard sets it at every blank line that
+	 * ends a message, with data or not): called before that message's `onEvent`, if it has data.
+	 */
+	onLastEventId?(id: string): void;
 	/** A valid `retry:` line: the reconnection time in milliseconds. */
 	onRetry?(ms: number): void;
 	/** A comment line (heartbeats often are), without its colon. */
@@ -56,6 +63,8 @@ export class SseParser {
 	private dataBytes = 0;
 	private dataDropped = false;
 	private idBuffer = '';
+	/** The last event ID string: the buffer as the last dispatch left it. */
+	private dispatchedId = '';
 	/** The id line of the event being read, if it had a valid one. */
 	private eventId?: string;
 
@@ -181,6 +190,10 @@ export class SseParser {
 	}
 
 	private dispatch(): void {
+		if (this.idBuffer !== this.dispatchedId) {
+			this.dispatchedId = this.idBuffer;
+			this.options.onLastEventId?.(this.idBuffer);
+		}
 		if (this.data.length > 0 && !this.dataDropped) {
 			this.options.onEvent({ type: this.eventType || 'message', data: this.data.join('\n'), id: this.eventId, lastEventId: this.idBuffer });
 		}

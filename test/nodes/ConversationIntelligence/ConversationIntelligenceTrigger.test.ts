@@ -1,4 +1,4 @@
-import type { IDataObject, INodeExecutionData, INodeParameters, ITriggerResponse } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters, INodeProperties, ITriggerResponse } from 'n8n-workflow';
 
 import { ConversationIntelligenceTrigger } from '../../../nodes/ConversationIntelligence/ConversationIntelligenceTrigger.node';
 import { forgetRefusals } from '../../../nodes/shared/streams/refusals';
@@ -129,9 +129,26 @@ test('an expired token is replaced on reconnect', async () => {
 	expect(tokenRequests().length).toBeGreaterThanOrEqual(2);
 });
 
+/** The declared Heartbeat Timeout, which the trigger checks its value against at activation. */
+function heartbeatOption(): INodeProperties {
+	const options = new ConversationIntelligenceTrigger().description.properties.find((p) => p.name === 'options')!.options as INodeProperties[];
+	return options.find((o) => o.name === 'heartbeatTimeoutSeconds')!;
+}
+
+test.each([['not a number', '90s'], ['zero', 0], ['below 5 s', 1], ['above an hour', 1e9]])('a Heartbeat Timeout %s is refused at activation, naming the field, before any request', async (_label, value) => {
+	await expect(startTrigger({ sessionId: 'sess_demo_transcript', options: { heartbeatTimeoutSeconds: value } })).rejects.toThrow(/Heartbeat Timeout/);
+	expect(tokenRequests()).toHaveLength(0);
+	expect(eventRequests()).toHaveLength(0);
+});
+
 test('a stalled stream is replaced after the heartbeat window', async () => {
 	await admin('/settings', { heartbeatMs: 100 });
-	const { emitted } = await startTrigger({ sessionId: 'sess_demo_transcript', eventTypes: ['operator_result'], options: { heartbeatTimeoutSeconds: 0.6 } });
+	// Below what users may set (5 s): lowered for this test only, so that the stall shows in a second.
+	const declared = heartbeatOption().typeOptions!;
+	const minValue = declared.minValue;
+	declared.minValue = 0.5;
+	const started = startTrigger({ sessionId: 'sess_demo_transcript', eventTypes: ['operator_result'], options: { heartbeatTimeoutSeconds: 0.6 } }).finally(() => (declared.minValue = minValue));
+	const { emitted } = await started;
 	await waitFor(() => streams().length === 1);
 	await admin('/sessions/sess_demo_transcript/faults', { stall: true });
 	await waitFor(() => eventRequests().length === 2, 5000);
