@@ -2,17 +2,15 @@ import type { IDataObject, INodeExecutionData, INodeParameters, INodeProperties,
 
 import { HostedPbxTriggerV1 as HostedPbxTrigger } from '../../../nodes/HostedPbx/v1/HostedPbxTriggerV1.node';
 import type { PollCursor } from '../../../nodes/HostedPbx/polling';
-import { FIRST_RETRY_MS, forgetRefusals, retryTimes } from '../../../nodes/shared/streams/refusals';
+import { FIRST_RETRY_MS, retryTimes } from '../../../nodes/shared/streams/refusals';
 import type { Sandbox } from '../../../sandbox';
-import { startSandbox } from '../../../sandbox';
 import { contexts } from '../../harness/n8n';
 import { waitFor } from '../../harness/wait';
 import type { PbxUserName } from './pbxTestKit';
-import { locator, pbxCredentials } from './pbxTestKit';
+import { locator, pbxCredentials, triggerLifecycle } from './pbxTestKit';
 
 let sandbox: Sandbox;
-beforeAll(async () => (sandbox = await startSandbox()));
-afterAll(async () => await sandbox.close());
+const open = triggerLifecycle((started) => (sandbox = started));
 
 /**
  * These tests stall the stream for half a second and poll ten times a second, below what the
@@ -29,14 +27,6 @@ beforeAll(() => {
 	declared('heartbeatTimeoutSeconds').typeOptions!.minValue = 0.5;
 });
 
-const open: ITriggerResponse[] = [];
-beforeEach(() => {
-	sandbox.reset();
-	forgetRefusals();
-});
-afterEach(async () => {
-	for (const response of open.splice(0)) await response.closeFunction?.();
-});
 
 interface Started {
 	emitted: IDataObject[];

@@ -1,26 +1,16 @@
-import type { IDataObject, INodeExecutionData, INodeParameters, INodeProperties, INodePropertyOptions, ITriggerResponse } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { HostedPbxTrigger } from '../../../nodes/HostedPbx/HostedPbxTrigger.node';
 import { HostedPbxTriggerV2 } from '../../../nodes/HostedPbx/v2/HostedPbxTriggerV2.node';
-import { FIRST_RETRY_MS, forgetRefusals, retryTimes } from '../../../nodes/shared/streams/refusals';
+import { FIRST_RETRY_MS, retryTimes } from '../../../nodes/shared/streams/refusals';
 import type { Sandbox } from '../../../sandbox';
-import { startSandbox } from '../../../sandbox';
 import { NODE_NAME, contexts } from '../../harness/n8n';
 import { waitFor } from '../../harness/wait';
-import { locator, pbxCredentials } from './pbxTestKit';
+import { locator, pbxCredentials, triggerLifecycle } from './pbxTestKit';
 
 let sandbox: Sandbox;
-beforeAll(async () => (sandbox = await startSandbox()));
-afterAll(async () => await sandbox.close());
+const open = triggerLifecycle((started) => (sandbox = started));
 
-const open: ITriggerResponse[] = [];
-beforeEach(() => {
-	sandbox.reset();
-	forgetRefusals();
-});
-afterEach(async () => {
-	for (const response of open.splice(0)) await response.closeFunction?.();
-});
 
 const node = new HostedPbxTriggerV2();
 const callsPath = '/api/v1/customers/me/calls';

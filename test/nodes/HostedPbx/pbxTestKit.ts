@@ -1,10 +1,32 @@
-import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { INodeExecutionData, INodeParameters, ITriggerResponse } from 'n8n-workflow';
 
 import { HostedPbx } from '../../../nodes/HostedPbx/HostedPbx.node';
+import { forgetRefusals } from '../../../nodes/shared/streams/refusals';
 import type { Sandbox } from '../../../sandbox';
+import { startSandbox } from '../../../sandbox';
 import { DEMO_USERS } from '../../../sandbox/pbx/seed';
 import type { NodeRun } from '../../harness/n8n';
 import { contexts, runNode } from '../../harness/n8n';
+
+/**
+ * What every trigger test file sets up: one sandbox for the file (handed over through `started`),
+ * reset with the refusal gates forgotten before each test, and the triggers a test opened (pushed
+ * to the list returned) closed after it.
+ */
+export function triggerLifecycle(started: (sandbox: Sandbox) => void): ITriggerResponse[] {
+	let sandbox: Sandbox;
+	const open: ITriggerResponse[] = [];
+	beforeAll(async () => started((sandbox = await startSandbox())));
+	afterAll(async () => await sandbox.close());
+	beforeEach(() => {
+		sandbox.reset();
+		forgetRefusals();
+	});
+	afterEach(async () => {
+		for (const response of open.splice(0)) await response.closeFunction?.();
+	});
+	return open;
+}
 
 export type PbxUserName = 'reseller' | 'acme.admin' | 'acme.201' | 'bright.admin';
 

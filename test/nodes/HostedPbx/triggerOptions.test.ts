@@ -1,16 +1,14 @@
-import type { INodeExecutionData, INodeParameters, INodeProperties, ITriggerResponse } from 'n8n-workflow';
+import type { INodeExecutionData, INodeParameters, INodeProperties } from 'n8n-workflow';
 
 import { PbxLiveStream } from '../../../nodes/HostedPbx/liveStream';
 import { pollNewRecords, primeCursor } from '../../../nodes/HostedPbx/polling';
 import { HEARTBEAT_INTERVAL_SECONDS } from '../../../nodes/HostedPbx/triggerRuntime';
 import { HostedPbxTriggerV1 } from '../../../nodes/HostedPbx/v1/HostedPbxTriggerV1.node';
 import { HostedPbxTriggerV2 } from '../../../nodes/HostedPbx/v2/HostedPbxTriggerV2.node';
-import { forgetRefusals } from '../../../nodes/shared/streams/refusals';
 import type { Sandbox } from '../../../sandbox';
-import { startSandbox } from '../../../sandbox';
 import { contexts } from '../../harness/n8n';
 import { scripted } from '../../harness/scriptedClient';
-import { locator, pbxCredentials } from './pbxTestKit';
+import { locator, pbxCredentials, triggerLifecycle } from './pbxTestKit';
 
 /**
  * The numeric options of both versions of the Hosted PBX Trigger come from expressions too, past
@@ -19,17 +17,8 @@ import { locator, pbxCredentials } from './pbxTestKit';
  */
 
 let sandbox: Sandbox;
-beforeAll(async () => (sandbox = await startSandbox()));
-afterAll(async () => await sandbox.close());
+const open = triggerLifecycle((started) => (sandbox = started));
 
-const open: ITriggerResponse[] = [];
-beforeEach(() => {
-	sandbox.reset();
-	forgetRefusals();
-});
-afterEach(async () => {
-	for (const response of open.splice(0)) await response.closeFunction?.();
-});
 
 const requests = () => sandbox.context.log.list({ pathPrefix: '/api/v1' }).length;
 const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));

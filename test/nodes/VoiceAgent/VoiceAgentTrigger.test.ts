@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type { IDataObject, INodeParameters, IWebhookData } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { DELIVERY_HEADER, VoiceAgentTrigger, matchesSecretHash, secretHash } from '../../../nodes/VoiceAgent/VoiceAgentTrigger.node';
 import { forgetRecentIds } from '../../../nodes/shared/recentIds';
@@ -10,6 +10,7 @@ import type { Sandbox } from '../../../sandbox';
 import { startSandbox } from '../../../sandbox';
 import { contexts } from '../../harness/n8n';
 import { platformCredentials } from '../../harness/platformKit';
+import { WEBHOOK_DATA, registrationHooks } from './voiceAgentKit';
 
 let sandbox: Sandbox;
 beforeAll(async () => (sandbox = await startSandbox()));
@@ -18,8 +19,6 @@ beforeEach(() => {
 	sandbox.reset();
 	forgetRecentIds();
 });
-
-const WEBHOOK_DATA = { webhookDescription: { name: 'default' } } as unknown as IWebhookData;
 
 /**
  * One trigger node as n8n would host it: the hook methods for registration, and a small HTTP
@@ -60,19 +59,10 @@ async function host(parameters: INodeParameters, staticData: IDataObject = {}, l
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook/voice-agent`;
 	const built = contexts({ node, parameters, credentials: platformCredentials(sandbox), staticData });
-	const hook = () => {
-		const context = built.hook(WEBHOOK_DATA);
-		context.getNodeWebhookUrl = () => url;
-		return context;
-	};
-	const methods = node.webhookMethods.default;
 	return {
 		url,
 		executions,
-		staticData: () => built.workflow.getStaticData('node', built.node) as IDataObject,
-		checkExists: async () => await methods.checkExists.call(hook()),
-		create: async () => await methods.create.call(hook()),
-		delete: async () => await methods.delete.call(hook()),
+		...registrationHooks(node, built, url),
 		respond: (body: IDataObject) => respondLater?.(body),
 		close: async () => {
 			server.closeAllConnections();
@@ -84,17 +74,7 @@ async function host(parameters: INodeParameters, staticData: IDataObject = {}, l
 /** The hook methods of a fresh node instance at a given URL, as after a restart of n8n. */
 function restartedAt(url: string, parameters: INodeParameters, staticData?: IDataObject) {
 	const built = contexts({ node: new VoiceAgentTrigger(), parameters, credentials: platformCredentials(sandbox), staticData });
-	const context = () => {
-		const hook = built.hook(WEBHOOK_DATA);
-		hook.getNodeWebhookUrl = () => url;
-		return hook;
-	};
-	const methods = new VoiceAgentTrigger().webhookMethods.default;
-	return {
-		staticData: () => built.workflow.getStaticData('node', built.node) as IDataObject,
-		checkExists: async () => await methods.checkExists.call(context()),
-		create: async () => await methods.create.call(context()),
-	};
+	return registrationHooks(new VoiceAgentTrigger(), built, url);
 }
 
 /** POSTs a body to the trigger's URL with the registered webhook's secret header, as the service does. */

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 
-import type { IDataObject, INodeParameters, IWebhookData } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { VoiceAgent } from '../../../nodes/VoiceAgent/VoiceAgent.node';
 import { DELIVERY_HEADER, VoiceAgentTrigger, secretHash } from '../../../nodes/VoiceAgent/VoiceAgentTrigger.node';
@@ -18,6 +18,7 @@ import { contexts, runNode } from '../../harness/n8n';
 import { platformCredentials } from '../../harness/platformKit';
 import type { ReceivedRequest, TestServer } from '../../harness/testServer';
 import { startTestServer } from '../../harness/testServer';
+import { WEBHOOK_DATA, registrationHooks } from './voiceAgentKit';
 
 let sandbox: Sandbox;
 let server: TestServer;
@@ -31,7 +32,6 @@ afterAll(async () => {
 });
 beforeEach(() => sandbox.reset());
 
-const WEBHOOK_DATA = { webhookDescription: { name: 'default' } } as unknown as IWebhookData;
 const initiating = { event: 'conversation.initiating', agentId: '', timeoutMs: 3000, responseMode: 'immediately' };
 const URL_A = 'http://127.0.0.1:5678/webhook/wf-a/voice-agent';
 const URL_B = 'https://n8n.example.com/webhook/wf-a/voice-agent';
@@ -41,17 +41,8 @@ const API_KEY = `tpk_${randomBytes(24).toString('hex')}`;
 function trigger(url: string, staticData?: IDataObject, credentials = platformCredentials(sandbox), parameters: INodeParameters = initiating) {
 	const node = new VoiceAgentTrigger();
 	const built = contexts({ node, parameters, credentials, staticData });
-	const hook = () => {
-		const context = built.hook(WEBHOOK_DATA);
-		context.getNodeWebhookUrl = () => url;
-		return context;
-	};
-	const methods = node.webhookMethods.default;
 	return {
-		staticData: () => built.workflow.getStaticData('node', built.node) as IDataObject,
-		checkExists: async () => await methods.checkExists.call(hook()),
-		create: async () => await methods.create.call(hook()),
-		delete: async () => await methods.delete.call(hook()),
+		...registrationHooks(node, built, url),
 		/** A delivery with this secret header value; answers the status the trigger gave. */
 		deliver: async (secret: string) => {
 			let status = 200;
