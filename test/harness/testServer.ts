@@ -47,6 +47,20 @@ export async function startTestServer(): Promise<TestServer> {
 	};
 }
 
+/**
+ * One scripted server for the test file, handed over through `started`; before each test its
+ * record of requests is cleared and, given `reset`, it answers that until a test scripts otherwise.
+ */
+export function scriptedServerForFile(started: (server: TestServer) => void, reset?: (req: ReceivedRequest, res: ServerResponse) => void): void {
+	let server: TestServer;
+	beforeAll(async () => started((server = await startTestServer())));
+	afterAll(async () => await server.close());
+	beforeEach(() => {
+		server.requests.length = 0;
+		if (reset) server.answer(reset);
+	});
+}
+
 export function json(status: number, body: unknown, headers: Record<string, string> = {}) {
 	return (_req: ReceivedRequest, res: ServerResponse) => {
 		res.writeHead(status, { 'Content-Type': 'application/json', ...headers });

@@ -1,22 +1,14 @@
 import type { IDataObject, INodeExecutionData, INodeParameters, INodeProperties, ITriggerResponse } from 'n8n-workflow';
 
 import { ConversationIntelligenceTrigger } from '../../../nodes/ConversationIntelligence/ConversationIntelligenceTrigger.node';
-import { forgetRefusals } from '../../../nodes/shared/streams/refusals';
-import { forgetTriggerMemories } from '../../../nodes/shared/streams/triggerMemory';
 import type { Sandbox } from '../../../sandbox';
-import { startSandbox } from '../../../sandbox';
 import { contexts } from '../../harness/n8n';
 import { waitFor } from '../../harness/wait';
 import { platformCredentials } from '../../harness/platformKit';
+import { sessionTestBed } from './sessionKit';
 
 let sandbox: Sandbox;
-beforeAll(async () => (sandbox = await startSandbox()));
-afterAll(async () => await sandbox.close());
-beforeEach(() => {
-	sandbox.reset();
-	forgetRefusals();
-	forgetTriggerMemories();
-});
+sessionTestBed((started) => (sandbox = started));
 
 const open: ITriggerResponse[] = [];
 afterEach(async () => {

@@ -10,30 +10,22 @@ import type { ServerResponse } from 'node:http';
 import type { IDataObject, INodeExecutionData, ITriggerResponse } from 'n8n-workflow';
 
 import { ConversationIntelligence } from '../../../nodes/ConversationIntelligence/ConversationIntelligence.node';
-import { ConversationIntelligenceTrigger, forgetFailureReports } from '../../../nodes/ConversationIntelligence/ConversationIntelligenceTrigger.node';
+import { ConversationIntelligenceTrigger } from '../../../nodes/ConversationIntelligence/ConversationIntelligenceTrigger.node';
 import type { SessionStreamOptions } from '../../../nodes/ConversationIntelligence/sessionStream';
 import { SessionEventStream } from '../../../nodes/ConversationIntelligence/sessionStream';
 import type { StreamResponse } from '../../../nodes/shared/operation';
 import { SseParser } from '../../../nodes/shared/streams/sse';
-import { forgetRefusals } from '../../../nodes/shared/streams/refusals';
 import { forgetTriggerMemories } from '../../../nodes/shared/streams/triggerMemory';
 import type { Sandbox } from '../../../sandbox';
-import { startSandbox } from '../../../sandbox';
 import { contexts, runNode } from '../../harness/n8n';
 import { platformCredentials } from '../../harness/platformKit';
 import type { ReceivedRequest, TestServer } from '../../harness/testServer';
 import { json, startTestServer } from '../../harness/testServer';
 import { waitFor } from '../../harness/wait';
+import { sessionTestBed } from './sessionKit';
 
 let sandbox: Sandbox;
-beforeAll(async () => (sandbox = await startSandbox()));
-afterAll(async () => await sandbox.close());
-beforeEach(() => {
-	sandbox.reset();
-	forgetRefusals();
-	forgetTriggerMemories();
-	forgetFailureReports();
-});
+sessionTestBed((started) => (sandbox = started));
 
 const SESSION = 'sess_demo_transcript';
 const TOKEN_PATH = `/intelligence/v1/sessions/${SESSION}/stream-token`;

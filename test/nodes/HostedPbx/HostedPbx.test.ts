@@ -5,7 +5,7 @@ import { listSearchMethods } from '../../../nodes/HostedPbx/fields';
 import type { Sandbox } from '../../../sandbox';
 import { startSandbox } from '../../../sandbox';
 import { binaryBuffer } from '../../harness/n8n';
-import { locator, pbxLoadOptions, runPbx } from './pbxTestKit';
+import { locator, outboundCalls, pbxLoadOptions, runPbx } from './pbxTestKit';
 
 let sandbox: Sandbox;
 beforeAll(async () => (sandbox = await startSandbox()));
@@ -217,12 +217,7 @@ describe('every resource and operation is covered by a test below', () => {
 			['no paging (every row at once)', 'unpaged', ['1']],
 		] as const)('export as CSV over 450 calls, %s: each call once under one header', async (_name, csvPages, pages) => {
 			const saved = sandbox.pbx.data.calls;
-			const at = new Date('2026-01-05T10:00:00Z');
-			sandbox.pbx.data.calls = Array.from({ length: 450 }, (_, i) => ({
-				id: String(9000 + i), customerId: '1001', scope: 'EXTERNAL' as const, direction: 'OUT' as const,
-				from: '"Reception" <201>', to: '<+447700900123>', fromNumber: '201', toNumber: '+447700900123', endpointIds: ['201'],
-				callStarted: at, outcome: 'ANSWERED' as const, duration: 10, cost: 0.01, callId: `c-bulk-${i}`, linkedId: `c-bulk-${i}`, created: at,
-			}));
+			sandbox.pbx.data.calls = outboundCalls(450, 'bulk');
 			sandbox.pbx.settings.csvPages = csvPages;
 			try {
 				const run = await runPbx(sandbox, { ...op('call', 'exportCsv'), filters: {} });

@@ -10,7 +10,7 @@ import { HostedPbx } from '../../../nodes/HostedPbx/HostedPbx.node';
 import type { Sandbox } from '../../../sandbox';
 import { startSandbox } from '../../../sandbox';
 import { binaryBuffer, runNode } from '../../harness/n8n';
-import { locator, runPbx } from './pbxTestKit';
+import { locator, outboundCalls, runPbx } from './pbxTestKit';
 
 let sandbox: Sandbox;
 beforeAll(async () => (sandbox = await startSandbox()));
@@ -67,12 +67,7 @@ describe('call history CSV export', () => {
 
 	test('a history of exactly one page, the next page empty: every row kept', async () => {
 		const saved = sandbox.pbx.data.calls;
-		const at = new Date('2026-01-05T10:00:00Z');
-		sandbox.pbx.data.calls = Array.from({ length: 200 }, (_, i) => ({
-			id: String(9000 + i), customerId: '1001', scope: 'EXTERNAL' as const, direction: 'OUT' as const,
-			from: '"Reception" <201>', to: '<+447700900123>', fromNumber: '201', toNumber: '+447700900123', endpointIds: ['201'],
-			callStarted: at, outcome: 'ANSWERED' as const, duration: 10, cost: 0.01, callId: `c-page-${i}`, linkedId: `c-page-${i}`, created: at,
-		}));
+		sandbox.pbx.data.calls = outboundCalls(200, 'page');
 		// Header on page 1 only: page 2 of an exact multiple is 0 bytes.
 		sandbox.pbx.settings.csvPages = 'firstHeader';
 		try {

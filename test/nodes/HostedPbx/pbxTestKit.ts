@@ -3,10 +3,10 @@ import type { INodeExecutionData, INodeParameters, ITriggerResponse } from 'n8n-
 import { HostedPbx } from '../../../nodes/HostedPbx/HostedPbx.node';
 import { forgetRefusals } from '../../../nodes/shared/streams/refusals';
 import type { Sandbox } from '../../../sandbox';
-import { startSandbox } from '../../../sandbox';
 import { DEMO_USERS } from '../../../sandbox/pbx/seed';
 import type { NodeRun } from '../../harness/n8n';
 import { contexts, runNode } from '../../harness/n8n';
+import { sandboxForFile } from '../../harness/sandboxForFile';
 
 /**
  * What every trigger test file sets up: one sandbox for the file (handed over through `started`),
@@ -14,18 +14,23 @@ import { contexts, runNode } from '../../harness/n8n';
  * to the list returned) closed after it.
  */
 export function triggerLifecycle(started: (sandbox: Sandbox) => void): ITriggerResponse[] {
-	let sandbox: Sandbox;
 	const open: ITriggerResponse[] = [];
-	beforeAll(async () => started((sandbox = await startSandbox())));
-	afterAll(async () => await sandbox.close());
-	beforeEach(() => {
-		sandbox.reset();
-		forgetRefusals();
-	});
+	sandboxForFile(started);
+	beforeEach(() => forgetRefusals());
 	afterEach(async () => {
 		for (const response of open.splice(0)) await response.closeFunction?.();
 	});
 	return open;
+}
+
+/** `count` answered outbound calls of customer 1001, all at one time, ids from 9000 and call ids `c-<label>-<i>`. */
+export function outboundCalls(count: number, label: string) {
+	const at = new Date('2026-01-05T10:00:00Z');
+	return Array.from({ length: count }, (_, i) => ({
+		id: String(9000 + i), customerId: '1001', scope: 'EXTERNAL' as const, direction: 'OUT' as const,
+		from: '"Reception" <201>', to: '<+447700900123>', fromNumber: '201', toNumber: '+447700900123', endpointIds: ['201'],
+		callStarted: at, outcome: 'ANSWERED' as const, duration: 10, cost: 0.01, callId: `c-${label}-${i}`, linkedId: `c-${label}-${i}`, created: at,
+	}));
 }
 
 export type PbxUserName = 'reseller' | 'acme.admin' | 'acme.201' | 'bright.admin';

@@ -13,24 +13,17 @@ import { DELIVERY_HEADER, VoiceAgentTrigger, secretHash } from '../../../nodes/V
 import { normaliseWebhook, webhookRecord, webhookRecords } from '../../../nodes/VoiceAgent/webhooks';
 import { SECRET_RUN } from '../../../nodes/shared/errors';
 import type { Sandbox } from '../../../sandbox';
-import { startSandbox } from '../../../sandbox';
 import { contexts, runNode } from '../../harness/n8n';
 import { platformCredentials } from '../../harness/platformKit';
 import type { ReceivedRequest, TestServer } from '../../harness/testServer';
-import { startTestServer } from '../../harness/testServer';
+import { sandboxForFile } from '../../harness/sandboxForFile';
+import { scriptedServerForFile } from '../../harness/testServer';
 import { WEBHOOK_DATA, registrationHooks } from './voiceAgentKit';
 
 let sandbox: Sandbox;
 let server: TestServer;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-	server = await startTestServer();
-});
-afterAll(async () => {
-	await sandbox.close();
-	await server.close();
-});
-beforeEach(() => sandbox.reset());
+sandboxForFile((started) => (sandbox = started));
+scriptedServerForFile((started) => (server = started));
 
 const initiating = { event: 'conversation.initiating', agentId: '', timeoutMs: 3000, responseMode: 'immediately' };
 const URL_A = 'http://127.0.0.1:5678/webhook/wf-a/voice-agent';

@@ -13,29 +13,19 @@ import { numberIssue, plainDateTime } from '../../../nodes/WholesaleVoice/fields
 import { reportOutput } from '../../../nodes/WholesaleVoice/reports';
 import { WholesaleVoice } from '../../../nodes/WholesaleVoice/WholesaleVoice.node';
 import type { Sandbox } from '../../../sandbox';
-import { startSandbox } from '../../../sandbox';
 import { forgetEverything } from '../../../nodes/WholesaleVoice/webhookMemory';
 import { runNode } from '../../harness/n8n';
 import type { TestServer } from '../../harness/testServer';
-import { json, startTestServer } from '../../harness/testServer';
+import { sandboxForFile } from '../../harness/sandboxForFile';
+import { json, scriptedServerForFile } from '../../harness/testServer';
 import { OPEN, hostTrigger, wholesaleCredentials as triggerCredentials } from './triggerKit';
 import type { HostedTrigger } from './triggerKit';
 import { expectRefused, runWholesale } from './wholesaleKit';
 
 let sandbox: Sandbox;
 let server: TestServer;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-	server = await startTestServer();
-});
-afterAll(async () => {
-	await sandbox.close();
-	await server.close();
-});
-beforeEach(() => {
-	sandbox.reset();
-	server.requests.length = 0;
-});
+sandboxForFile((started) => (sandbox = started));
+scriptedServerForFile((started) => (server = started));
 
 /** The node against the scripted server, for answers the sandbox never gives. */
 async function runScripted(parameters: IDataObject) {

@@ -14,18 +14,13 @@ import type { ApiDefinition } from '../../../nodes/shared/transport';
 import { createClient } from '../../../nodes/shared/transport';
 import { AllCredentialsNode, contexts } from '../../harness/n8n';
 import type { TestServer } from '../../harness/testServer';
-import { json, startTestServer } from '../../harness/testServer';
+import { json, scriptedServerForFile } from '../../harness/testServer';
 
 const SECRET = 'Url-S3cret-4kq9';
 const KEY = `tpk_${'ab12'.repeat(12)}`;
 
 let server: TestServer;
-beforeAll(async () => (server = await startTestServer()));
-afterAll(async () => await server.close());
-beforeEach(() => {
-	server.requests.length = 0;
-	server.answer(json(200, { ok: true }));
-});
+scriptedServerForFile((started) => (server = started), json(200, { ok: true }));
 
 function credentialsOf(type: string, baseUrl: string): ICredentialDataDecryptedObject {
 	const byType: Record<string, ICredentialDataDecryptedObject> = {

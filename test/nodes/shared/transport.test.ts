@@ -5,18 +5,13 @@ import type { ApiDefinition } from '../../../nodes/shared/transport';
 import { createClient, rateLimitWaitMs, rebase } from '../../../nodes/shared/transport';
 import { AllCredentialsNode, contexts } from '../../harness/n8n';
 import type { TestServer } from '../../harness/testServer';
-import { json, startTestServer } from '../../harness/testServer';
+import { json, scriptedServerForFile } from '../../harness/testServer';
 
 const CANARY = 'canary-Pa55word-7f3e';
 const KEY = `tpk_${'ab12'.repeat(12)}`;
 
 let server: TestServer;
-beforeAll(async () => (server = await startTestServer()));
-afterAll(async () => await server.close());
-beforeEach(() => {
-	server.requests.length = 0;
-	server.answer(json(200, { ok: true }));
-});
+scriptedServerForFile((started) => (server = started), json(200, { ok: true }));
 
 function credentialsFor(api: ApiDefinition, overrides: ICredentialDataDecryptedObject = {}) {
 	const base = { baseUrl: `${server.url}/base///`, maxRateLimitWait: 5 };
