@@ -119,9 +119,9 @@ export function phoneNumber(field: string, value: unknown): Check {
 			};
 }
 
-/** E.164 with or without the plus: 8 to 15 digits, no leading zero. */
-export function e164(field: string, value: unknown, rule = 'an E.164 number: country code and number, 8 to 15 digits, e.g. 447700900123'): Check {
-	return matches(field, String(value ?? '').replace(/^\+/, ''), /^[1-9]\d{7,14}$/, rule);
+/** E.164 with or without the plus: 7 to 15 digits (the shortest in use, such as Niue's, have 7 with the country code), no leading zero. */
+export function e164(field: string, value: unknown, rule = 'an E.164 number: country code and number, 7 to 15 digits, e.g. 447700900123'): Check {
+	return matches(field, String(value ?? '').replace(/^\+/, ''), /^[1-9]\d{6,14}$/, rule);
 }
 
 export function email(field: string, value: unknown): Check {

@@ -303,7 +303,7 @@ const catalogue = {
 	},
 	'routing.pstn.number.e164': {
 		subject: 'routing',
-		text: 'number on a pstn block is an E.164 number: country code and number, 8 to 15 digits, no leading 0, with or without a leading +.',
+		text: 'number on a pstn block is an E.164 number: country code and number, 7 to 15 digits, no leading 0, with or without a leading +.',
 	},
 	'routing.pstn.maxcpm': {
 		subject: 'routing',
@@ -612,7 +612,7 @@ const catalogue = {
 	},
 	'notifications.destination.sms': {
 		subject: 'notifications',
-		text: 'The destination of an sms notification is required and is a mobile number in E.164: country code and number, 8 to 15 digits, with or without a leading +.',
+		text: 'The destination of an sms notification is required and is a mobile number in E.164: country code and number, 7 to 15 digits, with or without a leading +.',
 	},
 	'channels.history.interval': {
 		subject: 'channels',

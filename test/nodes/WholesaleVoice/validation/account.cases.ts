@@ -180,6 +180,7 @@ export const accountCases: RuleCase[] = [
 	invalid('notifications.destination.email', 'no destination', recipient('email', ' '), 'destination'),
 
 	valid('notifications.destination.sms', 'E.164 with a plus', recipient('sms', '+447700900123')),
+	valid('notifications.destination.sms', 'a 7-digit E.164 number (Niue)', recipient('sms', '+6834002')),
 	invalid('notifications.destination.sms', 'a UK national number', recipient('sms', '07700900123'), 'destination'),
 	invalid('notifications.destination.sms', 'an e-mail address for sms', recipient('sms', 'ops@example.com'), 'destination'),
 	invalid('notifications.destination.sms', 'no destination', recipient('sms', undefined), 'destination'),

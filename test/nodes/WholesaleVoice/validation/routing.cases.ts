@@ -273,6 +273,9 @@ export const routingCases: RuleCase[] = [
 
 	valid('routing.pstn.number.e164', 'E.164 without a plus', block(pstn({ number: '14155550123' }))),
 	valid('routing.pstn.number.e164', 'E.164 with a plus', block(pstn({ number: '+447700900123' }))),
+	valid('routing.pstn.number.e164', 'the shortest E.164 in use: 7 digits (Niue)', block(pstn({ number: '+6834002' }))),
+	invalid('routing.pstn.number.e164', 'six digits', block(pstn({ number: '683400' })), first('number')),
+	invalid('routing.pstn.number.e164', 'sixteen digits', block(pstn({ number: '4477009001234567' })), first('number')),
 	invalid('routing.pstn.number.e164', 'a UK national number', block(pstn({ number: '07700900123' })), first('number')),
 	invalid('routing.pstn.number.e164', 'a number with letters', block(pstn({ number: '44CALLME' })), first('number')),
 
