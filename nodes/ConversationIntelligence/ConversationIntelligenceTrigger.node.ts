@@ -9,13 +9,14 @@ import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workf
 
 import { platformApi } from '../shared/apis';
 import { replacePreviousActivation } from '../shared/streams/activations';
+import { FAILURE_REPORT_INTERVAL_MS, clearFailureReport, failureLogLevel, failureReportDue } from '../shared/streams/failureReports';
 import { heartbeatTimeoutOption, numericSettings, triggerOptions } from '../shared/streams/options';
 import { TriggerMemory } from '../shared/streams/triggerMemory';
 import { wait } from '../shared/timers';
 import type { Refusal } from '../shared/streams/refusals';
-import { FIRST_RETRY_MS, LATER_RETRY_MS, clearRefusal, credentialFingerprint, pendingRefusal, recordRefusal, refusalMessage } from '../shared/streams/refusals';
+import { FIRST_RETRY_MS, clearRefusal, credentialFingerprint, pendingRefusal, recordRefusal, refusalMessage } from '../shared/streams/refusals';
 import { filtersFrom, sessionEventItem, sessionEventMatches, sessionFilterFields } from './events';
-import { PERSISTENT_FAILURE_ATTEMPTS, SessionEventStream, resumeIdProblem } from './sessionStream';
+import { SessionEventStream, resumeIdProblem } from './sessionStream';
 import { sessionStreamAccess } from './stream';
 
 /** What the trigger keeps in workflow static data, per session: where to resume, and whether it is over. */
@@ -33,20 +34,6 @@ const resumeStates = new TriggerMemory<ResumeState>((state) => state.writtenAt);
 
 function endedMessage(sessionId: string, ended: { at: string; reason: string }): string {
 	return `Session ${sessionId} is over (${ended.reason}, ${ended.at}): this trigger has nothing more to listen to`;
-}
-
-/**
- * When each trigger of this process last reported a persistent failure (n8n's trigger error).
- * n8n answers emitError by activating the trigger again at once; the new activation keeps
- * retrying but reports again only after this wait, so a failure lasting hours is shown every 15
- * minutes, not on every attempt. A stream that opens clears it.
- */
-const failureReports = new Map<string, number>();
-const FAILURE_REPORT_INTERVAL_MS = LATER_RETRY_MS;
-
-/** Forgets the failure reports (a fresh process, as tests need between cases). */
-export function forgetFailureReports(): void {
-	failureReports.clear();
 }
 
 /** How long after an emit n8n's save of the static data has landed, with a wide margin (it takes milliseconds). */
@@ -146,11 +133,7 @@ export class ConversationIntelligenceTrigger implements INodeType {
 		// retrying with backoff and reports again only after FAILURE_REPORT_INTERVAL_MS. A test run stops.
 		const reportPersistentFailure = (reason: string, failedAttempts: number, status?: number) => {
 			if (!activated) return;
-			if (!manual) {
-				const reportedAt = failureReports.get(key);
-				if (reportedAt !== undefined && Date.now() - reportedAt < FAILURE_REPORT_INTERVAL_MS) return;
-				failureReports.set(key, Date.now());
-			}
+			if (!manual && !failureReportDue(key)) return;
 			this.emitError(
 				new NodeApiError(node, {}, {
 					message: `The event stream of session ${sessionId} cannot be opened: ${reason}`,
@@ -206,15 +189,14 @@ export class ConversationIntelligenceTrigger implements INodeType {
 			},
 			onConnected: () => {
 				clearRefusal(key);
-				failureReports.delete(key);
+				clearFailureReport(key);
 			},
 			onTransientFailure: (reason, retryInMs, failedAttempts, status) => {
-				const line = `Conversation Intelligence stream: ${reason}; reconnecting in ${retryInMs} ms`;
 				// A working stream that dropped is routine; an attempt that got no stream is not.
-				if (failedAttempts === 0) return this.logger.info(line);
-				if (failedAttempts < PERSISTENT_FAILURE_ATTEMPTS) return this.logger.warn(line);
-				this.logger.error(`${line} (${failedAttempts} failed attempts in a row)`);
-				reportPersistentFailure(reason, failedAttempts, status);
+				const level = failureLogLevel(failedAttempts);
+				const line = `Conversation Intelligence stream: ${reason}; reconnecting in ${retryInMs} ms`;
+				this.logger[level](level === 'error' ? `${line} (${failedAttempts} failed attempts in a row)` : line);
+				if (level === 'error') reportPersistentFailure(reason, failedAttempts, status);
 			},
 			onIncident: (excerpt) => this.logger.warn(`Conversation Intelligence stream: skipped an event that is not a JSON object: ${excerpt}`),
 			onUnusableId: (problem) => this.logger.warn(`Conversation Intelligence stream: ${problem}`),

@@ -55,8 +55,7 @@ export interface SessionStreamOptions {
 	onUnusableId?: (problem: string) => void;
 }
 
-/** Attempts in a row without a stream after which a failure counts as persistent (about 5 s of backoff). */
-export const PERSISTENT_FAILURE_ATTEMPTS = 5;
+export { PERSISTENT_FAILURE_ATTEMPTS } from '../shared/streams/failureReports';
 
 /**
  * The longest `retry:` honoured: it is the least wait before reconnecting, on top of our own

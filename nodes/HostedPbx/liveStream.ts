@@ -28,7 +28,11 @@ export interface LiveStreamOptions {
 	/** A connection is open; `gapSince` is when the previous one last received anything. */
 	onConnected?: (connection: { number: number; gapSince?: number }) => void;
 	/** A drop, a silent connection, a server error: the stream reconnects after `retryInMs`. */
-	onTransientFailure?: (reason: string, retryInMs: number) => void;
+	/**
+	 * A connection failed or closed; the next attempt comes in `retryInMs`. `failedAttempts` counts
+	 * the attempts in a row that got no stream (0: a working stream closed or went silent).
+	 */
+	onTransientFailure?: (reason: string, retryInMs: number, failedAttempts: number, status?: number) => void;
 }
 
 type FirstOutcome = { connected: true } | { connected: false; refused?: { status: number; message: string }; reason: string };
@@ -36,8 +40,11 @@ type FirstOutcome = { connected: true } | { connected: false; refused?: { status
 interface Outcome {
 	reason: string;
 	refused?: { status: number; message: string };
+	/** A 2xx stream was opened. */
+	connected?: boolean;
 	receivedData?: boolean;
 	waitMs?: number;
+	status?: number;
 }
 
 export class PbxLiveStream {
@@ -71,6 +78,7 @@ export class PbxLiveStream {
 
 	private async loop(delayMs: number): Promise<void> {
 		let failures = 0;
+		let failedAttempts = 0;
 		await wait(delayMs, this.closing.signal);
 		while (!this.stopped) {
 			const outcome = await this.connectOnce();
@@ -81,13 +89,14 @@ export class PbxLiveStream {
 				continue;
 			}
 			if (outcome.receivedData) failures = 0;
+			failedAttempts = outcome.connected ? 0 : failedAttempts + 1;
 			// The first reconnect after a drop is immediate, as the API asks; later ones back off. A 429's
 			// stated wait is taken, but never less than the backoff (`Retry-After: 0` again and again would
 			// storm) nor more than a quarter of an hour (a wrong header would silence the trigger).
 			const backoff = failures === 0 ? 0 : backoffDelay(failures - 1, this.options.backoff ?? DEFAULT_BACKOFF);
 			const delay = outcome.waitMs === undefined ? backoff : Math.min(Math.max(outcome.waitMs, backoff, MIN_RETRY_DELAY_MS), LONGEST_RATE_LIMIT_PAUSE_MS);
 			failures++;
-			this.options.onTransientFailure?.(outcome.reason, delay);
+			this.options.onTransientFailure?.(outcome.reason, delay, failedAttempts, outcome.status);
 			await wait(delay, this.closing.signal);
 		}
 	}
@@ -106,6 +115,7 @@ export class PbxLiveStream {
 		});
 		const splitter = new JsonObjectSplitter({ onObject: this.options.onObject, onMalformed: this.options.onIncident });
 		let receivedData = false;
+		let connected = false;
 		try {
 			watchdog.alive();
 			const response = await this.options.open(connection.signal);
@@ -114,11 +124,12 @@ export class PbxLiveStream {
 				const refused = response.status === 401 || response.status === 403 ? { status: response.status, message: response.message } : undefined;
 				this.resolveFirst({ connected: false, refused, reason: response.message });
 				const waitMs = response.status === 429 ? rateLimitWaitMs(response.headers) : undefined;
-				return { reason: `HTTP ${response.status}`, refused, waitMs };
+				return { reason: `HTTP ${response.status}`, refused, waitMs, status: response.status };
 			}
 			body = response.body;
 			if (connection.signal.aborted) body.destroy();
 			const gapSince = this.connections > 1 ? this.lastDataAt : undefined;
+			connected = true;
 			this.resolveFirst({ connected: true });
 			this.options.onConnected?.({ number: this.connections, gapSince });
 			watchdog.alive();
@@ -128,13 +139,13 @@ export class PbxLiveStream {
 				this.lastDataAt = Date.now();
 				splitter.push(chunk);
 			}
-			return { reason: 'the server closed the stream', receivedData };
+			return { reason: 'the server closed the stream', connected: true, receivedData };
 		} catch (error) {
 			const reason = silent
 				? `no data for ${Math.round(this.options.heartbeatWindowMs / 1000)} s (heartbeat missed)`
 				: (error as Error).message || 'connection failed';
 			this.resolveFirst({ connected: false, reason });
-			return { reason, receivedData };
+			return { reason, connected, receivedData };
 		} finally {
 			watchdog.stop();
 			this.closing.signal.removeEventListener('abort', onClose);

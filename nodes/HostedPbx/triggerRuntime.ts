@@ -8,6 +8,7 @@ import { idFromUri } from '../shared/params';
 import type { Refusal } from '../shared/streams/refusals';
 import { FIRST_RETRY_MS, clearRefusal, credentialFingerprint, pendingRefusal, recordRefusal, refusalMessage } from '../shared/streams/refusals';
 import { replacePreviousActivation } from '../shared/streams/activations';
+import { FAILURE_REPORT_INTERVAL_MS, clearFailureReport, failureLogLevel, failureReportDue } from '../shared/streams/failureReports';
 import { heartbeatTimeoutOption } from '../shared/streams/options';
 import { TriggerMemory } from '../shared/streams/triggerMemory';
 import { wait } from '../shared/timers';
@@ -181,6 +182,21 @@ export async function liveTrigger(context: ITriggerFunctions, settings: LiveSett
 	let activated = false;
 	let testEventSent = false;
 	const closing = new AbortController();
+	// Shown where n8n shows trigger problems (a wrong Base URL, an outage): n8n then activates the
+	// trigger again, which goes on retrying with backoff and reports again only after
+	// FAILURE_REPORT_INTERVAL_MS while it lasts. A test run stops.
+	const reportPersistentFailure = (reason: string, failedAttempts: number, status?: number) => {
+		if (!activated || (!manual && !failureReportDue(key))) return;
+		const keepsTrying = manual ? '' : `The trigger keeps trying with backoff (up to a minute apart) and reports this again every ${FAILURE_REPORT_INTERVAL_MS / 60_000} minutes while it lasts. `;
+		context.emitError(
+			new NodeApiError(node, {}, {
+				message: `The ${hostedPbxApi.label} live event stream cannot be opened: ${redact(reason, forms)}`,
+				description: `${failedAttempts} attempts in a row failed. ${keepsTrying}Check the credential's Base URL and the service's status.`,
+				httpCode: status ? String(status) : undefined,
+			}),
+		);
+		if (manual) void stream.stop();
+	};
 
 	// Nothing is emitted once n8n closed the trigger (a deactivation or a shutdown): an execution
 	// started then would never run and would keep n8n's shutdown waiting.
@@ -238,11 +254,16 @@ export async function liveTrigger(context: ITriggerFunctions, settings: LiveSett
 		},
 		onConnected: ({ gapSince }) => {
 			clearRefusal(key);
+			clearFailureReport(key);
 			const since = gapSince ?? restartGapSince;
 			if (recover && since !== undefined && (gapSince !== undefined || stream.connections === 1)) void readBackGap(since, Date.now());
 		},
-		onTransientFailure: (reason, retryInMs) => {
-			context.logger.info(`Hosted PBX stream: ${reason}; reconnecting in ${retryInMs} ms`);
+		onTransientFailure: (reason, retryInMs, failedAttempts, status) => {
+			// A working stream that dropped is routine; an attempt that got no stream is not.
+			const level = failureLogLevel(failedAttempts);
+			const line = `Hosted PBX stream: ${redact(reason, forms)}; reconnecting in ${retryInMs} ms`;
+			context.logger[level](level === 'error' ? `${line} (${failedAttempts} failed attempts in a row)` : line);
+			if (level === 'error') reportPersistentFailure(reason, failedAttempts, status);
 		},
 	});
 	const stopStream = async () => {

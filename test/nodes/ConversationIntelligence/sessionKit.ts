@@ -1,4 +1,4 @@
-import { forgetFailureReports } from '../../../nodes/ConversationIntelligence/ConversationIntelligenceTrigger.node';
+import { forgetFailureReports } from '../../../nodes/shared/streams/failureReports';
 import { forgetRefusals } from '../../../nodes/shared/streams/refusals';
 import { forgetTriggerMemories } from '../../../nodes/shared/streams/triggerMemory';
 import type { Sandbox } from '../../../sandbox';

@@ -32,6 +32,8 @@ interface Started {
 	emitted: IDataObject[];
 	errors: Error[];
 	warnings: string[];
+	/** What the trigger logged at error level. */
+	logErrors: string[];
 	response: ITriggerResponse;
 	staticData: () => IDataObject;
 }
@@ -43,6 +45,7 @@ async function startTrigger(
 	const emitted: IDataObject[] = [];
 	const errors: Error[] = [];
 	const warnings: string[] = [];
+	const logErrors: string[] = [];
 	const { trigger, workflow } = contexts({
 		node: new HostedPbxTrigger(),
 		parameters,
@@ -60,14 +63,33 @@ async function startTrigger(
 	const logger = context.logger;
 	jest.spyOn(logger, 'warn').mockImplementation((message: string) => void warnings.push(message));
 	jest.spyOn(logger, 'info').mockImplementation(() => undefined);
+	jest.spyOn(logger, 'error').mockImplementation((message: string) => void logErrors.push(message));
 	const response = await new HostedPbxTrigger().trigger.call(context);
 	open.push(response);
-	return { emitted, errors, warnings, response, staticData: () => workflow.getStaticData('node', { name: 'Node Under Test' } as never) };
+	return { emitted, errors, warnings, logErrors, response, staticData: () => workflow.getStaticData('node', { name: 'Node Under Test' } as never) };
 }
 
 const streamCount = () => sandbox.pbx.stream.list().length;
 
 describe('live events', () => {
+	test('a stream that cannot be opened (an outage, a wrong Base URL) is reported once it persists, not on every attempt, nor again after n8n activates the trigger again', async () => {
+		sandbox.pbx.restartStream({ downMs: 60_000 });
+		const streamRequests = () => sandbox.context.log.list({ pathPrefix: '/api/v1/stream' }).length;
+		const first = await startTrigger({ source: 'live', events: ['incomingcall'] });
+		await waitFor(() => first.errors.length === 1, 15_000);
+		expect(first.errors[0].message).toBe('The Hosted PBX API live event stream cannot be opened: HTTP 503');
+		expect((first.errors[0] as Error & { description?: string }).description).toMatch(/^5 attempts in a row failed\. The trigger keeps trying .* every 15 minutes/);
+		expect(streamRequests()).toBe(5);
+		expect(first.warnings.filter((w) => w.startsWith('Hosted PBX stream: HTTP 503; reconnecting'))).toHaveLength(4);
+		expect(first.logErrors).toEqual([expect.stringMatching(/HTTP 503; reconnecting in \d+ ms \(5 failed attempts in a row\)$/)]);
+		// n8n answers the error by activating the trigger again: it goes on trying and does not report again.
+		await first.response.closeFunction?.();
+		const again = await startTrigger({ source: 'live', events: ['incomingcall'] });
+		await waitFor(() => again.logErrors.length === 1, 15_000);
+		expect(again.errors).toHaveLength(0);
+		expect(streamRequests()).toBe(10);
+	});
+
 	test('an incoming call becomes one flat item; unselected events are not emitted', async () => {
 		const { emitted } = await startTrigger({ source: 'live', events: ['incomingcall'] });
 		await waitFor(() => streamCount() === 1);

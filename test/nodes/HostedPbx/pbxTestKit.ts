@@ -1,6 +1,7 @@
 import type { INodeExecutionData, INodeParameters, ITriggerResponse } from 'n8n-workflow';
 
 import { HostedPbx } from '../../../nodes/HostedPbx/HostedPbx.node';
+import { forgetFailureReports } from '../../../nodes/shared/streams/failureReports';
 import { forgetRefusals } from '../../../nodes/shared/streams/refusals';
 import type { Sandbox } from '../../../sandbox';
 import { DEMO_USERS } from '../../../sandbox/pbx/seed';
@@ -10,13 +11,16 @@ import { sandboxForFile } from '../../harness/sandboxForFile';
 
 /**
  * What every trigger test file sets up: one sandbox for the file (handed over through `started`),
- * reset with the refusal gates forgotten before each test, and the triggers a test opened (pushed
+ * reset with the refusal gates and failure reports forgotten before each test, and the triggers a test opened (pushed
  * to the list returned) closed after it.
  */
 export function triggerLifecycle(started: (sandbox: Sandbox) => void): ITriggerResponse[] {
 	const open: ITriggerResponse[] = [];
 	sandboxForFile(started);
-	beforeEach(() => forgetRefusals());
+	beforeEach(() => {
+		forgetRefusals();
+		forgetFailureReports();
+	});
 	afterEach(async () => {
 		for (const response of open.splice(0)) await response.closeFunction?.();
 	});
