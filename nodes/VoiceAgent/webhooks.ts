@@ -18,9 +18,8 @@ export function normaliseWebhook(record: IDataObject): IDataObject {
 	if (!isRecord(record)) return record;
 	const id = record.webhook_id ?? record.webhookId ?? record.id;
 	if (id === undefined) return record;
-	const normalised: IDataObject = { id: String(id), ...record };
-	normalised.id = String(id);
-	return normalised;
+	// First for display, and over a record's own \`id\`.
+	return Object.assign({ id: String(id) }, record, { id: String(id) });
 }
 
 /**

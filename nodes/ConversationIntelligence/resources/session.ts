@@ -10,6 +10,13 @@ import { filtersFrom, sessionEventItem, sessionEventMatches, sessionFilterFields
 import { PERSISTENT_FAILURE_ATTEMPTS, RESUME_ID_RULE, SessionEventStream, resumeIdProblem } from '../sessionStream';
 import { sessionStreamAccess, streamToken, streamTokenRequest, tokenAnswerBody, tokenAnswerProblem } from '../stream';
 
+/** Resume After Event ID travels as the Last-Event-ID header, which carries only what the stream's own resume ids may hold. */
+function resumeAfterIssue(value: unknown) {
+	const problem = typeof value === 'string' ? resumeIdProblem(value.trim()) : undefined;
+	if (!problem) return undefined;
+	return { field: 'Resume After Event ID', problem: `${describeValue(value)} cannot be sent as Last-Event-ID: ${problem}`, rule: `a stream_event_id from an earlier run: ${RESUME_ID_RULE}` };
+}
+
 const sessionIdField = {
 	displayName: 'Session ID',
 	name: 'sessionId',
@@ -81,10 +88,7 @@ export const session: ResourceSpec = {
 					required('Session ID', p.sessionId),
 					integerInRange('Max Events', p.maxEvents, 1),
 					integerInRange('Time Limit (Seconds)', p.timeLimitSeconds, 1),
-					// It travels as the Last-Event-ID header, which carries only what the stream's own resume ids may hold.
-					typeof p.lastEventId === 'string' && resumeIdProblem(p.lastEventId.trim())
-						? { field: 'Resume After Event ID', problem: `${describeValue(p.lastEventId)} cannot be sent as Last-Event-ID: ${resumeIdProblem(p.lastEventId.trim())}`, rule: `a stream_event_id from an earlier run: ${RESUME_ID_RULE}` }
-						: undefined,
+					resumeAfterIssue(p.lastEventId),
 				),
 			// A stream, not a request: events are collected until one of the stop conditions.
 			run: async ({ node, itemIndex }, p) => {
@@ -115,8 +119,7 @@ export const session: ResourceSpec = {
 						return Number(p.timeLimitSeconds) * 1000;
 					},
 					onTransientFailure: (reason, retryInMs, failedAttempts) => {
-						const log = failedAttempts > 0 ? node.logger.warn : node.logger.info;
-						log.call(node.logger, `Watch Events (item ${itemIndex}): ${reason}; reconnecting in ${retryInMs} ms`);
+						node.logger[failedAttempts > 0 ? 'warn' : 'info'](`Watch Events (item ${itemIndex}): ${reason}; reconnecting in ${retryInMs} ms`);
 						// Never connected and still failing: the run reports it now rather than at its Time Limit.
 						if (!stream.everConnected && failedAttempts >= PERSISTENT_FAILURE_ATTEMPTS) done.abort();
 					},
