@@ -1,5 +1,5 @@
 /**
- * The triggers' duplicate filter (`nodes/shared/recentIds.ts`: the Wholesale Voice Trigger's
+ * The triggers' duplicate filter (`nodes/shared/triggers/recentIds.ts`: the Wholesale Voice Trigger's
  * Drop Duplicates, the Voice Agent Trigger's, the session stream's replay filter): time per id
  * once the memory is full, at the default bound (10,000), ten times it, and the largest the node
  * allows (1,000,000), with every id new so that each one forgets the oldest. Until 2026-11-26 a
@@ -10,7 +10,7 @@ import { loadavg } from 'node:os';
 
 import { nodeModule, report } from './lib';
 
-const { RecentIds } = nodeModule<typeof import('../nodes/shared/recentIds')>('nodes/shared/recentIds');
+const { RecentIds } = nodeModule<typeof import('../nodes/shared/triggers/recentIds')>('nodes/shared/triggers/recentIds');
 
 const IDS = 2_000_000;
 

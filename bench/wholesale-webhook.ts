@@ -22,7 +22,7 @@ import { contexts } from '../test/harness/n8n';
 import { nodeModule, percentile, report } from './lib';
 
 const { WholesaleVoiceTrigger } = nodeModule<typeof import('../nodes/WholesaleVoice/WholesaleVoiceTrigger.node')>('nodes/WholesaleVoice/WholesaleVoiceTrigger.node');
-const { forgetEverything } = nodeModule<typeof import('../nodes/WholesaleVoice/webhookMemory')>('nodes/WholesaleVoice/webhookMemory');
+const { forgetEverything } = nodeModule<typeof import('../nodes/WholesaleVoice/trigger/memory')>('nodes/WholesaleVoice/trigger/memory');
 
 const SECRET = 'bench-secret-0123456789abcdef0123456789abcdef';
 const CONCURRENCY = 200;

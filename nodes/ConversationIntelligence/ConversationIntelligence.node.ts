@@ -4,8 +4,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { platformApi } from '../shared/apis';
 import { describeResources } from '../shared/describe';
 import { executeOperations } from '../shared/executor';
-import { configuration } from './resources/configuration';
-import { session } from './resources/session';
+import { configuration } from './actions/configuration';
+import { session } from './actions/session';
 
 export const conversationIntelligenceResources = [configuration, session];
 

@@ -8,13 +8,13 @@ import type {
 import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { platformApi } from '../shared/apis';
-import { replacePreviousActivation } from '../shared/streams/activations';
-import { FAILURE_REPORT_INTERVAL_MS, clearFailureReport, failureLogLevel, failureReportDue } from '../shared/streams/failureReports';
-import { heartbeatTimeoutOption, numericSettings, triggerOptions } from '../shared/streams/options';
-import { TriggerMemory } from '../shared/streams/triggerMemory';
+import { replacePreviousActivation } from '../shared/triggers/activations';
+import { FAILURE_REPORT_INTERVAL_MS, clearFailureReport, failureLogLevel, failureReportDue } from '../shared/triggers/failureReports';
+import { heartbeatTimeoutOption, numericSettings, triggerOptions } from '../shared/triggers/options';
+import { TriggerMemory } from '../shared/triggers/triggerMemory';
 import { wait } from '../shared/timers';
-import type { Refusal } from '../shared/streams/refusals';
-import { FIRST_RETRY_MS, clearRefusal, credentialFingerprint, pendingRefusal, recordRefusal, refusalMessage } from '../shared/streams/refusals';
+import type { Refusal } from '../shared/triggers/refusals';
+import { FIRST_RETRY_MS, clearRefusal, credentialFingerprint, pendingRefusal, recordRefusal, refusalMessage } from '../shared/triggers/refusals';
 import { filtersFrom, sessionEventItem, sessionEventMatches, sessionFilterFields } from './events';
 import { SessionEventStream, resumeIdProblem } from './sessionStream';
 import { sessionStreamAccess } from './stream';

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { StreamResponse } from '../shared/operation';
 import type { BackoffOptions } from '../shared/streams/backoff';
 import { DEFAULT_BACKOFF, backoffDelay } from '../shared/streams/backoff';
-import { RecentIds } from '../shared/recentIds';
+import { RecentIds } from '../shared/triggers/recentIds';
 import { SseParser } from '../shared/streams/sse';
 import { Watchdog, wait } from '../shared/timers';
 
@@ -55,7 +55,7 @@ export interface SessionStreamOptions {
 	onUnusableId?: (problem: string) => void;
 }
 
-export { PERSISTENT_FAILURE_ATTEMPTS } from '../shared/streams/failureReports';
+export { PERSISTENT_FAILURE_ATTEMPTS } from '../shared/triggers/failureReports';
 
 /**
  * The longest `retry:` honoured: it is the least wait before reconnecting, on top of our own

@@ -5,18 +5,18 @@ import { hostedPbxApi } from '../shared/apis';
 import { describeResources } from '../shared/describe';
 import { executeOperations } from '../shared/executor';
 import { listSearchMethods } from './fields';
-import { authToken } from './resources/authToken';
-import { call } from './resources/call';
-import { callBundle } from './resources/callBundle';
-import { callerId } from './resources/callerId';
-import { creditStatus } from './resources/creditStatus';
-import { customer } from './resources/customer';
-import { endpoint } from './resources/endpoint';
-import { phoneBook } from './resources/phoneBook';
-import { phoneNumber } from './resources/phoneNumber';
-import { recording } from './resources/recording';
-import { sms } from './resources/sms';
-import { sound } from './resources/sound';
+import { authToken } from './actions/authToken';
+import { call } from './actions/call';
+import { callBundle } from './actions/callBundle';
+import { callerId } from './actions/callerId';
+import { creditStatus } from './actions/creditStatus';
+import { customer } from './actions/customer';
+import { endpoint } from './actions/endpoint';
+import { phoneBook } from './actions/phoneBook';
+import { phoneNumber } from './actions/phoneNumber';
+import { recording } from './actions/recording';
+import { sms } from './actions/sms';
+import { sound } from './actions/sound';
 
 export const hostedPbxResources = [
 	authToken,

@@ -4,7 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { platformApi } from '../shared/apis';
 import { describeResources } from '../shared/describe';
 import { executeOperations } from '../shared/executor';
-import { webhook } from './resources/webhook';
+import { webhook } from './actions/webhook';
 
 export const voiceAgentResources = [webhook];
 

@@ -14,9 +14,9 @@ import { platformApi, platformApiRedacting } from '../shared/apis';
 import { asNodeError, validationError } from '../shared/errors';
 import { identifierIssue } from '../shared/validation';
 import { compact, pairsToObject } from '../shared/params';
-import { DEFAULT_REMEMBER_IDS, DEFAULT_REMEMBER_MINUTES, forgetUnlessAcknowledged, recentIdsFor } from '../shared/recentIds';
+import { DEFAULT_REMEMBER_IDS, DEFAULT_REMEMBER_MINUTES, forgetUnlessAcknowledged, recentIdsFor } from '../shared/triggers/recentIds';
 import { createClient } from '../shared/transport';
-import { deliveryItem, isDelivery } from './events';
+import { deliveryItem, isDelivery } from './trigger/events';
 import {
 	DEFAULT_TIMEOUT_MS,
 	WEBHOOKS_PATH,

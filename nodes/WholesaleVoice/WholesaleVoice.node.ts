@@ -5,20 +5,20 @@ import { wholesaleVoiceApi } from '../shared/apis';
 import { describeResources } from '../shared/describe';
 import { executeOperations } from '../shared/executor';
 import { getLosingProviders, getNotificationTypes, getRateDecks } from './fields';
-import { account } from './resources/account';
-import { e911, uk999 } from './resources/emergency';
-import { invoice } from './resources/invoice';
-import { notification } from './resources/notification';
-import { number } from './resources/number';
-import { port } from './resources/port';
-import { prepay } from './resources/prepay';
-import { rate } from './resources/rate';
-import { report } from './resources/report';
-import { routing } from './resources/routing';
-import { summary } from './resources/summary';
-import { tool } from './resources/tool';
-import { searchTrunks, trunk } from './resources/trunk';
-import { voice } from './resources/voice';
+import { account } from './actions/account';
+import { e911, uk999 } from './actions/emergency';
+import { invoice } from './actions/invoice';
+import { notification } from './actions/notification';
+import { number } from './actions/number';
+import { port } from './actions/port';
+import { prepay } from './actions/prepay';
+import { rate } from './actions/rate';
+import { report } from './actions/report';
+import { routing } from './actions/routing';
+import { summary } from './actions/summary';
+import { tool } from './actions/tool';
+import { searchTrunks, trunk } from './actions/trunk';
+import { voice } from './actions/voice';
 
 export const wholesaleVoiceResources = [
 	account,

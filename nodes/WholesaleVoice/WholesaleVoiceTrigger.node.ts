@@ -12,8 +12,8 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { appendAll } from '../shared/lists';
 import { binaryPropertyField } from '../shared/describe';
-import { DEFAULT_REMEMBER_IDS, DEFAULT_REMEMBER_MINUTES, MAX_REMEMBER_IDS, forgetUnlessAcknowledged, recentIdsFor } from '../shared/recentIds';
-import { collectReadyReport } from './reportReady';
+import { DEFAULT_REMEMBER_IDS, DEFAULT_REMEMBER_MINUTES, MAX_REMEMBER_IDS, forgetUnlessAcknowledged, recentIdsFor } from '../shared/triggers/recentIds';
+import { collectReadyReport } from './trigger/reportReady';
 import {
 	ALL_EVENTS,
 	EVENT_CHOICES,
@@ -25,9 +25,9 @@ import {
 	parseBody,
 	supportedDeliveryType,
 	parseParsedBody,
-} from './webhookEvents';
-import { deliveryWarnings } from './webhookMemory';
-import type { CallerSettings, SecretLocation, SourceNetworks } from './webhookSecurity';
+} from './trigger/events';
+import { deliveryWarnings } from './trigger/memory';
+import type { CallerSettings, SecretLocation, SourceNetworks } from './trigger/security';
 import {
 	DEFAULT_SECRET_HEADER,
 	DEFAULT_SECRET_QUERY_PARAMETER,
@@ -35,7 +35,7 @@ import {
 	checkCaller,
 	headerValue,
 	settingsProblems,
-} from './webhookSecurity';
+} from './trigger/security';
 
 /** The raw request as n8n hands it over: the body bytes it read, the address it computed. */
 interface DeliveryRequest {

@@ -13,9 +13,9 @@ import { join } from 'node:path';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { HostedPbxTriggerV1 as HostedPbxTrigger } from '../../nodes/HostedPbx/v1/HostedPbxTriggerV1.node';
-import { forgetRefusals } from '../../nodes/shared/streams/refusals';
-import { categoryOf } from '../../nodes/WholesaleVoice/webhookEvents';
-import { forgetEverything } from '../../nodes/WholesaleVoice/webhookMemory';
+import { forgetRefusals } from '../../nodes/shared/triggers/refusals';
+import { categoryOf } from '../../nodes/WholesaleVoice/trigger/events';
+import { forgetEverything } from '../../nodes/WholesaleVoice/trigger/memory';
 import { contexts } from '../harness/n8n';
 import { waitFor } from '../harness/wait';
 import { OPEN, hostTrigger, post } from '../nodes/WholesaleVoice/triggerKit';

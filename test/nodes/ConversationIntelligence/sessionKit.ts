@@ -1,6 +1,6 @@
-import { forgetFailureReports } from '../../../nodes/shared/streams/failureReports';
-import { forgetRefusals } from '../../../nodes/shared/streams/refusals';
-import { forgetTriggerMemories } from '../../../nodes/shared/streams/triggerMemory';
+import { forgetFailureReports } from '../../../nodes/shared/triggers/failureReports';
+import { forgetRefusals } from '../../../nodes/shared/triggers/refusals';
+import { forgetTriggerMemories } from '../../../nodes/shared/triggers/triggerMemory';
 import type { Sandbox } from '../../../sandbox';
 import { sandboxForFile } from '../../harness/sandboxForFile';
 

@@ -15,7 +15,7 @@ import type { SessionStreamOptions } from '../../../nodes/ConversationIntelligen
 import { SessionEventStream } from '../../../nodes/ConversationIntelligence/sessionStream';
 import type { StreamResponse } from '../../../nodes/shared/operation';
 import { SseParser } from '../../../nodes/shared/streams/sse';
-import { forgetTriggerMemories } from '../../../nodes/shared/streams/triggerMemory';
+import { forgetTriggerMemories } from '../../../nodes/shared/triggers/triggerMemory';
 import type { Sandbox } from '../../../sandbox';
 import { contexts, runNode } from '../../harness/n8n';
 import { platformCredentials } from '../../harness/platformKit';

@@ -1,8 +1,8 @@
 import type { IDataObject, INodeExecutionData, INodeParameters, INodeProperties, ITriggerResponse } from 'n8n-workflow';
 
 import { HostedPbxTriggerV1 as HostedPbxTrigger } from '../../../nodes/HostedPbx/v1/HostedPbxTriggerV1.node';
-import type { PollCursor } from '../../../nodes/HostedPbx/polling';
-import { FIRST_RETRY_MS, retryTimes } from '../../../nodes/shared/streams/refusals';
+import type { PollCursor } from '../../../nodes/HostedPbx/trigger/polling';
+import { FIRST_RETRY_MS, retryTimes } from '../../../nodes/shared/triggers/refusals';
 import type { Sandbox } from '../../../sandbox';
 import { contexts } from '../../harness/n8n';
 import { waitFor } from '../../harness/wait';

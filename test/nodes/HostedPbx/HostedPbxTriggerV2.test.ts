@@ -1,8 +1,8 @@
 import type { IDataObject, INodeExecutionData, INodeParameters, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { HostedPbxTrigger } from '../../../nodes/HostedPbx/HostedPbxTrigger.node';
-import { HostedPbxTriggerV2 } from '../../../nodes/HostedPbx/v2/HostedPbxTriggerV2.node';
-import { FIRST_RETRY_MS, retryTimes } from '../../../nodes/shared/streams/refusals';
+import { HostedPbxTriggerV2 } from '../../../nodes/HostedPbx/HostedPbxTrigger.node';
+import { FIRST_RETRY_MS, retryTimes } from '../../../nodes/shared/triggers/refusals';
 import type { Sandbox } from '../../../sandbox';
 import { NODE_NAME, contexts } from '../../harness/n8n';
 import { waitFor } from '../../harness/wait';

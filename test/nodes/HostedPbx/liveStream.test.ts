@@ -1,4 +1,4 @@
-import { LONGEST_RATE_LIMIT_PAUSE_MS, PbxLiveStream } from '../../../nodes/HostedPbx/liveStream';
+import { LONGEST_RATE_LIMIT_PAUSE_MS, PbxLiveStream } from '../../../nodes/HostedPbx/trigger/liveStream';
 import type { StreamResponse } from '../../../nodes/shared/operation';
 import { MIN_RETRY_DELAY_MS } from '../../../nodes/shared/transport';
 

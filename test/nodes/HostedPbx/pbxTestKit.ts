@@ -1,8 +1,8 @@
 import type { INodeExecutionData, INodeParameters, ITriggerResponse } from 'n8n-workflow';
 
 import { HostedPbx } from '../../../nodes/HostedPbx/HostedPbx.node';
-import { forgetFailureReports } from '../../../nodes/shared/streams/failureReports';
-import { forgetRefusals } from '../../../nodes/shared/streams/refusals';
+import { forgetFailureReports } from '../../../nodes/shared/triggers/failureReports';
+import { forgetRefusals } from '../../../nodes/shared/triggers/refusals';
 import type { Sandbox } from '../../../sandbox';
 import { DEMO_USERS } from '../../../sandbox/pbx/seed';
 import type { NodeRun } from '../../harness/n8n';

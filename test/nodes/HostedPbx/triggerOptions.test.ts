@@ -1,10 +1,10 @@
 import type { INodeExecutionData, INodeParameters, INodeProperties } from 'n8n-workflow';
 
-import { PbxLiveStream } from '../../../nodes/HostedPbx/liveStream';
-import { pollNewRecords, primeCursor } from '../../../nodes/HostedPbx/polling';
-import { HEARTBEAT_INTERVAL_SECONDS } from '../../../nodes/HostedPbx/triggerRuntime';
+import { PbxLiveStream } from '../../../nodes/HostedPbx/trigger/liveStream';
+import { pollNewRecords, primeCursor } from '../../../nodes/HostedPbx/trigger/polling';
+import { HEARTBEAT_INTERVAL_SECONDS } from '../../../nodes/HostedPbx/trigger/triggerRuntime';
 import { HostedPbxTriggerV1 } from '../../../nodes/HostedPbx/v1/HostedPbxTriggerV1.node';
-import { HostedPbxTriggerV2 } from '../../../nodes/HostedPbx/v2/HostedPbxTriggerV2.node';
+import { HostedPbxTriggerV2 } from '../../../nodes/HostedPbx/HostedPbxTrigger.node';
 import type { Sandbox } from '../../../sandbox';
 import { contexts } from '../../harness/n8n';
 import { scripted } from '../../harness/scriptedClient';

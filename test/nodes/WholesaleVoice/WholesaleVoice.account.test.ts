@@ -8,7 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Sandbox } from '../../../sandbox';
 import { startSandbox } from '../../../sandbox';
-import { trunkRecords } from '../../../nodes/WholesaleVoice/resources/trunk';
+import { trunkRecords } from '../../../nodes/WholesaleVoice/actions/trunk';
 import { listSearch } from './loadOptionsKit';
 import { expectRefused, operationCoverage, runWholesale } from './wholesaleKit';
 

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { forgetEverything } from '../../../nodes/WholesaleVoice/webhookMemory';
+import { forgetEverything } from '../../../nodes/WholesaleVoice/trigger/memory';
 import type { Sandbox } from '../../../sandbox';
 import { startSandbox } from '../../../sandbox';
 import { phpJson } from '../../../sandbox/wholesale/php';

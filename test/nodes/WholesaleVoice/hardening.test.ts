@@ -13,7 +13,7 @@ import { numberIssue, plainDateTime } from '../../../nodes/WholesaleVoice/fields
 import { reportOutput } from '../../../nodes/WholesaleVoice/reports';
 import { WholesaleVoice } from '../../../nodes/WholesaleVoice/WholesaleVoice.node';
 import type { Sandbox } from '../../../sandbox';
-import { forgetEverything } from '../../../nodes/WholesaleVoice/webhookMemory';
+import { forgetEverything } from '../../../nodes/WholesaleVoice/trigger/memory';
 import { runNode } from '../../harness/n8n';
 import type { TestServer } from '../../harness/testServer';
 import { sandboxForFile } from '../../harness/sandboxForFile';

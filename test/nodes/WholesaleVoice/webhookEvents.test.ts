@@ -12,7 +12,7 @@ import {
 	parseBody,
 	parseForm,
 	parseParsedBody,
-} from '../../../nodes/WholesaleVoice/webhookEvents';
+} from '../../../nodes/WholesaleVoice/trigger/events';
 import { formEncode, phpJson } from '../../../sandbox/wholesale/php';
 
 const RECEIVED = new Date('2026-03-01T10:00:05.250Z');

@@ -1,5 +1,5 @@
-import { RecentIds, forgetUnlessAcknowledged, recentIdsFor } from '../../../nodes/shared/recentIds';
-import { WarningThrottle, forgetEverything } from '../../../nodes/WholesaleVoice/webhookMemory';
+import { RecentIds, forgetUnlessAcknowledged, recentIdsFor } from '../../../nodes/shared/triggers/recentIds';
+import { WarningThrottle, forgetEverything } from '../../../nodes/WholesaleVoice/trigger/memory';
 
 describe('recent ids', () => {
 	test('a key is new once within the window, and new again after it', () => {

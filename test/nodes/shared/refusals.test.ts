@@ -6,7 +6,7 @@ import {
 	forgetRefusals,
 	pendingRefusal,
 	recordRefusal,
-} from '../../../nodes/shared/streams/refusals';
+} from '../../../nodes/shared/triggers/refusals';
 
 beforeEach(() => forgetRefusals());
 

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { appendAll } from '../shared/lists';
-import { keyedToList } from './fields';
+import { appendAll } from '../../shared/lists';
+import { keyedToList } from '../fields';
 
 /**
  * What the wholesale platform pushes, read the way it sends it, and turned into flat items.

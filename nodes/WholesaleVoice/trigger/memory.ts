@@ -1,11 +1,11 @@
 /**
  * What the Wholesale Voice Trigger remembers between deliveries, in the memory of the process
- * that answers webhooks: the message ids it emitted recently (`../shared/recentIds`, to drop the
+ * that answers webhooks: the message ids it emitted recently (`../../shared/triggers/recentIds`, to drop the
  * platform's retries) and when it last wrote each kind of warning (so that a flood of bad
  * deliveries cannot flood n8n's log).
  */
 
-import { forgetRecentIds } from '../shared/recentIds';
+import { forgetRecentIds } from '../../shared/triggers/recentIds';
 
 /** Forgets every trigger's ids and warning times (tests, and the benchmark between rounds). */
 export function forgetEverything(): void {

@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { wholesaleVoiceApi } from '../shared/apis';
-import type { OperationContext } from '../shared/operation';
-import { FileOutput } from '../shared/operation';
-import { collectList } from '../shared/pagination';
-import { createClient } from '../shared/transport';
-import { fetchReportFile, goneError, pollDelay, reportOutput } from './reports';
+import { wholesaleVoiceApi } from '../../shared/apis';
+import type { OperationContext } from '../../shared/operation';
+import { FileOutput } from '../../shared/operation';
+import { collectList } from '../../shared/pagination';
+import { createClient } from '../../shared/transport';
+import { fetchReportFile, goneError, pollDelay, reportOutput } from '../reports';
 
 /**
  * The report-ready callback, collected. The webhook answers the platform at once and emits the

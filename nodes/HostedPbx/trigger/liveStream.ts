@@ -1,9 +1,9 @@
-import type { StreamResponse } from '../shared/operation';
-import type { BackoffOptions } from '../shared/streams/backoff';
-import { DEFAULT_BACKOFF, backoffDelay } from '../shared/streams/backoff';
-import { JsonObjectSplitter } from '../shared/streams/jsonObjects';
-import { Watchdog, checkWindowMs, wait } from '../shared/timers';
-import { MIN_RETRY_DELAY_MS, rateLimitWaitMs } from '../shared/transport';
+import type { StreamResponse } from '../../shared/operation';
+import type { BackoffOptions } from '../../shared/streams/backoff';
+import { DEFAULT_BACKOFF, backoffDelay } from '../../shared/streams/backoff';
+import { JsonObjectSplitter } from '../../shared/streams/jsonObjects';
+import { Watchdog, checkWindowMs, wait } from '../../shared/timers';
+import { MIN_RETRY_DELAY_MS, rateLimitWaitMs } from '../../shared/transport';
 
 /** The longest pause a 429's Retry-After or X-RateLimit-Reset can impose on the stream. */
 export const LONGEST_RATE_LIMIT_PAUSE_MS = 15 * 60_000;

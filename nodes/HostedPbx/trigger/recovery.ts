@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ApiClient } from '../shared/operation';
+import type { ApiClient } from '../../shared/operation';
 import { byCreated, createdAt, parseParty, recordsAfter } from './polling';
 
 /**

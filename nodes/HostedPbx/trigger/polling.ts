@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ApiClient, ApiResponse } from '../shared/operation';
-import { collectList, isReturnAllCap, MAX_RETURN_ALL_RECORDS, pagingError, PBX_MAX_PAGE_SIZE } from '../shared/pagination';
-import { checkWindowMs } from '../shared/timers';
-import { CUSTOMER, customerPath, pbxRecords } from './fields';
+import type { ApiClient, ApiResponse } from '../../shared/operation';
+import { collectList, isReturnAllCap, MAX_RETURN_ALL_RECORDS, pagingError, PBX_MAX_PAGE_SIZE } from '../../shared/pagination';
+import { checkWindowMs } from '../../shared/timers';
+import { CUSTOMER, customerPath, pbxRecords } from '../fields';
 
 /**
  * New-record polling for what the live stream does not carry (call records, SMS). The cursor
