@@ -8,15 +8,21 @@ import type {
 import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { platformApi } from '../shared/apis';
-import { replacePreviousActivation } from '../shared/triggers/activations';
-import { FAILURE_REPORT_INTERVAL_MS, clearFailureReport, failureLogLevel, failureReportDue } from '../shared/triggers/failureReports';
-import { heartbeatTimeoutOption, numericSettings, triggerOptions } from '../shared/triggers/options';
-import { TriggerMemory } from '../shared/triggers/triggerMemory';
-import { wait } from '../shared/timers';
-import type { Refusal } from '../shared/triggers/refusals';
-import { FIRST_RETRY_MS, clearRefusal, credentialFingerprint, pendingRefusal, recordRefusal, refusalMessage } from '../shared/triggers/refusals';
+import { clock, wait } from '../shared/timers';
+import type { Refusal } from '../shared/triggers/lifecycle';
+import {
+	FAILURE_REPORT_INTERVAL_MS,
+	FIRST_RETRY_MS,
+	credentialFingerprint,
+	failureLogLevel,
+	heartbeatTimeoutOption,
+	numericSettings,
+	refusalMessage,
+	triggerOf,
+	triggerOptions,
+} from '../shared/triggers/lifecycle';
 import { filtersFrom, sessionEventItem, sessionEventMatches, sessionFilterFields } from './events';
-import { SessionEventStream, resumeIdProblem } from './sessionStream';
+import { SessionEventStream } from './sessionStream';
 import { sessionStreamAccess } from './stream';
 
 /** What the trigger keeps in workflow static data, per session: where to resume, and whether it is over. */
@@ -28,9 +34,6 @@ interface ResumeState {
 	/** When this state was last written (ms), to tell the fresher of two copies. */
 	writtenAt?: number;
 }
-
-/** The resume state of each trigger in this process: n8n 1.x activates it again after its error with an older copy. */
-const resumeStates = new TriggerMemory<ResumeState>((state) => state.writtenAt);
 
 function endedMessage(sessionId: string, ended: { at: string; reason: string }): string {
 	return `Session ${sessionId} is over (${ended.reason}, ${ended.at}): this trigger has nothing more to listen to`;
@@ -89,19 +92,17 @@ export class ConversationIntelligenceTrigger implements INodeType {
 		const { heartbeatTimeoutSeconds } = numericSettings(this.getNode(), [heartbeatTimeout], options);
 		const manual = this.getMode() === 'manual';
 		const node = this.getNode();
-		const key = `${this.getWorkflow().id ?? ''}|${node.id ?? node.name}`;
+		const trigger = triggerOf(this);
 		// The last emitted id survives restarts (static data is saved with each emit), so a restart resumes there.
-		const staticData = this.getWorkflowStaticData('node') as ResumeState;
-		const state = manual ? staticData : resumeStates.freshest(key, staticData);
-		if (state.sessionId !== sessionId) {
-			state.sessionId = sessionId;
-			state.writtenAt = Date.now();
-			delete state.lastEventId;
-			delete state.ended;
-		}
+		const staticData = this.getWorkflowStaticData('node');
+		const loaded = manual ? undefined : trigger.load<ResumeState>(staticData, 'session', (saved) => saved.writtenAt);
+		const state: ResumeState = loaded?.sessionId === sessionId ? loaded : { sessionId, writtenAt: clock.now() };
+		const save = (change: Partial<ResumeState> = {}) => {
+			Object.assign(state, change, { writtenAt: clock.now() });
+			if (!manual) trigger.save(staticData, 'session', state);
+		};
+		save();
 		if (state.ended && !manual) throw new NodeOperationError(node, endedMessage(sessionId, state.ended), { description: ENDED_DESCRIPTION });
-		// An id saved by an older version that cannot be sent back as it is: never kept (the stream says so once).
-		if (state.lastEventId !== undefined && resumeIdProblem(state.lastEventId)) delete state.lastEventId;
 
 		const fingerprint = credentialFingerprint(await this.getCredentials(platformApi.credentialType));
 		const refusedError = (refusal: Refusal) =>
@@ -111,9 +112,9 @@ export class ConversationIntelligenceTrigger implements INodeType {
 			});
 		// As in the Hosted PBX Trigger: a user's activation fails while a refusal holds; n8n's own
 		// activation after the running trigger reported it waits for the next attempt instead.
-		const holding = pendingRefusal(key, fingerprint);
+		const holding = trigger.pendingRefusal(fingerprint);
 		if (holding && !manual && !holding.whileRunning) throw refusedError(holding);
-		const startDelay = holding && !manual ? Math.max(0, holding.nextAttemptAt - Date.now()) : 0;
+		const startDelay = holding && !manual ? Math.max(0, holding.nextAttemptAt - clock.now()) : 0;
 
 		let activated = false;
 		let testEventSent = false;
@@ -121,8 +122,8 @@ export class ConversationIntelligenceTrigger implements INodeType {
 		// The last event's run; the trigger reports the end only after it, so the run comes first.
 		let lastEmit: Promise<void> = Promise.resolve();
 		const end = (reason: string) => {
-			const ended = { at: new Date().toISOString(), reason };
-			if (!manual) Object.assign(state, { ended, writtenAt: Date.now() });
+			const ended = { at: new Date(clock.now()).toISOString(), reason };
+			save({ ended });
 			this.logger.info(`Conversation Intelligence Trigger: ${endedMessage(sessionId, ended)}`);
 			// Shown where n8n shows trigger problems; n8n's reactivation then fails at once, sending nothing.
 			if (activated && !manual) {
@@ -133,7 +134,7 @@ export class ConversationIntelligenceTrigger implements INodeType {
 		// retrying with backoff and reports again only after FAILURE_REPORT_INTERVAL_MS. A test run stops.
 		const reportPersistentFailure = (reason: string, failedAttempts: number, status?: number) => {
 			if (!activated) return;
-			if (!manual && !failureReportDue(key)) return;
+			if (!manual && !trigger.failureReportDue()) return;
 			this.emitError(
 				new NodeApiError(node, {}, {
 					message: `The event stream of session ${sessionId} cannot be opened: ${reason}`,
@@ -151,21 +152,21 @@ export class ConversationIntelligenceTrigger implements INodeType {
 			heartbeatWindowMs: heartbeatTimeoutSeconds * 1000,
 			onEvent: (event, id) => {
 				const last = event.event_type === 'session_ended';
-				if (last && !manual) Object.assign(state, { ended: { at: new Date().toISOString(), reason: 'the session_ended event arrived' }, writtenAt: Date.now() });
+				if (last) save({ ended: { at: new Date(clock.now()).toISOString(), reason: 'the session_ended event arrived' } });
 				if (testEventSent || !sessionEventMatches(event, filters)) return;
 				const item = sessionEventItem(event, id);
 				// The last event says so in its own execution data: the listener stops with it.
 				if (last) Object.assign(item, { listening: false, note: `The session ended; this trigger stops listening to ${sessionId}.` });
 				const emitItem = () => {
-					lastEmitAt = Date.now();
+					lastEmitAt = clock.now();
 					// n8n saves the static data with an emit only if it is marked changed, and a save still
 					// running clears the mark when it lands: changed again right here, it is saved.
-					if (!manual) state.writtenAt = lastEmitAt;
+					save();
 					this.emit([this.helpers.returnJsonArray([item])]);
 				};
 				// n8n does not order the saves either: the last event's emit (its save holds the end
 				// marker) waits until the one before is a while past, so its save is the last to land.
-				const settle = last && !manual ? lastEmitAt + STATIC_DATA_SETTLE_MS - Date.now() : 0;
+				const settle = last && !manual ? lastEmitAt + STATIC_DATA_SETTLE_MS - clock.now() : 0;
 				if (settle > 0) lastEmit = wait(settle).then(emitItem);
 				else emitItem();
 				if (manual) {
@@ -178,19 +179,13 @@ export class ConversationIntelligenceTrigger implements INodeType {
 			onRefused: async (status, message) => {
 				// At activation the refusal fails the activation (below); the stream is stopped before this wait ends.
 				if (!activated) return FIRST_RETRY_MS;
-				const current = credentialFingerprint(await this.getCredentials(platformApi.credentialType));
-				const refusal = recordRefusal(key, status, message, current, { whileRunning: true });
+				const refusal = trigger.recordRefusal(status, message, credentialFingerprint(await this.getCredentials(platformApi.credentialType)), true);
 				this.emitError(refusedError(refusal));
-				return refusal.nextAttemptAt - Date.now();
+				return refusal.nextAttemptAt - clock.now();
 			},
 			// Set before the event's emit (the dispatch reports it first), so the emit saves it.
-			onResumePoint: (id) => {
-				if (!manual) Object.assign(state, { lastEventId: id, writtenAt: Date.now() });
-			},
-			onConnected: () => {
-				clearRefusal(key);
-				clearFailureReport(key);
-			},
+			onResumePoint: (id) => save({ lastEventId: id }),
+			onConnected: () => trigger.recovered(),
 			onTransientFailure: (reason, retryInMs, failedAttempts, status) => {
 				// A working stream that dropped is routine; an attempt that got no stream is not.
 				const level = failureLogLevel(failedAttempts);
@@ -201,22 +196,22 @@ export class ConversationIntelligenceTrigger implements INodeType {
 			onIncident: (excerpt) => this.logger.warn(`Conversation Intelligence stream: skipped an event that is not a JSON object: ${excerpt}`),
 			onUnusableId: (problem) => this.logger.warn(`Conversation Intelligence stream: ${problem}`),
 		});
-		const release = manual ? () => undefined : await replacePreviousActivation(key, async () => await stream.stop());
+		const release = manual ? () => undefined : await trigger.replaceActivation(async () => await stream.stop());
 		stream.start(startDelay);
 		const first = startDelay > 0 ? ({ kind: 'waiting' } as const) : await stream.firstOutcome;
 		// The activation fails below: it holds nothing to replace.
 		if (first.kind === 'refused' || (first.kind === 'ended' && !manual)) release();
 		if (first.kind === 'refused') {
 			await stream.stop();
-			throw refusedError(recordRefusal(key, first.status, first.message, fingerprint));
+			throw refusedError(trigger.recordRefusal(first.status, first.message, fingerprint));
 		}
 		if (first.kind === 'ended' && !manual) {
 			await stream.stop();
-			throw new NodeOperationError(node, endedMessage(sessionId, state.ended ?? { at: new Date().toISOString(), reason: first.reason }), {
+			throw new NodeOperationError(node, endedMessage(sessionId, state.ended ?? { at: new Date(clock.now()).toISOString(), reason: first.reason }), {
 				description: ENDED_DESCRIPTION,
 			});
 		}
-		if (first.kind === 'connected') clearRefusal(key);
+		if (first.kind === 'connected') trigger.recovered();
 		// A first attempt that failed does not fail the activation (an outage at n8n's start would
 		// otherwise leave the trigger off for good): it was logged as a warning, retries follow with
 		// backoff, and a failure that persists is reported as a trigger error (above).

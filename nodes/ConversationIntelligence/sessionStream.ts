@@ -2,10 +2,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { StreamResponse } from '../shared/operation';
 import type { BackoffOptions } from '../shared/streams/backoff';
-import { DEFAULT_BACKOFF, backoffDelay } from '../shared/streams/backoff';
-import { RecentIds } from '../shared/triggers/recentIds';
+import type { Attempt, FirstOutcome } from '../shared/streams/reconnectingStream';
+import { ReconnectingStream } from '../shared/streams/reconnectingStream';
 import { SseParser } from '../shared/streams/sse';
-import { Watchdog, wait } from '../shared/timers';
+import { RecentIds } from '../shared/triggers/recentIds';
 
 export const SESSION_EVENT_TYPES = [
 	'session_started',
@@ -55,7 +55,7 @@ export interface SessionStreamOptions {
 	onUnusableId?: (problem: string) => void;
 }
 
-export { PERSISTENT_FAILURE_ATTEMPTS } from '../shared/triggers/failureReports';
+export { PERSISTENT_FAILURE_ATTEMPTS } from '../shared/triggers/lifecycle';
 
 /**
  * The longest `retry:` honoured: it is the least wait before reconnecting, on top of our own
@@ -88,19 +88,6 @@ const isObject = (value: unknown): value is IDataObject => !!value && typeof val
 /** An answer that says in words that the session is over. */
 const ENDED_TEXT = /session[\s_-]*(has[\s_-]*)?(ended|closed|finished)|session_ended/i;
 
-export type SessionOutcome =
-	| { kind: 'connected' }
-	| { kind: 'ended'; reason: string }
-	| { kind: 'refused'; status: number; message: string }
-	| { kind: 'failed'; reason: string; status?: number };
-
-interface Attempt {
-	outcome: SessionOutcome;
-	receivedEvents?: boolean;
-	/** A 2xx stream was opened. */
-	connected?: boolean;
-}
-
 /** Whether a failure answer means the session is over (204 is handled as an answer, not a failure). */
 export function endedAnswer(status: number, text: string): string | undefined {
 	if (status === 410) return 'the service answered 410 Gone';
@@ -109,38 +96,59 @@ export function endedAnswer(status: number, text: string): string | undefined {
 }
 
 export class SessionEventStream {
-	private stopped = false;
-	private readonly closing = new AbortController();
-	private running?: Promise<void>;
+	private readonly stream: ReconnectingStream;
 	/** Event ids already handed on (a replay after a reconnection repeats some), oldest forgotten first. */
 	private readonly seen = new RecentIds(MAX_REMEMBERED_IDS, Infinity);
-	private resolveFirst: (outcome: SessionOutcome) => void = () => {};
-	/** The first connection's outcome, for the trigger to wait on before activation completes. */
-	readonly firstOutcome = new Promise<SessionOutcome>((resolve) => (this.resolveFirst = resolve));
+	/** The server's reconnection time: it persists across connections, as the standard says. */
+	private retryMs = 0;
+	private toldUnusableId = false;
+	/** The token of the current attempt: a server may echo it in an error, and it opens the session's events. */
+	private token = '';
 	lastEventId?: string;
-	connections = 0;
 	/** Whether any attempt got a stream. */
 	everConnected = false;
 	/** The last failure, while it lasts (cleared when a stream opens). */
 	lastFailure?: { reason: string; status?: number };
-	/** The server's reconnection time: it persists across connections, as the standard says. */
-	private retryMs = 0;
-	private toldUnusableId = false;
 
 	constructor(private readonly options: SessionStreamOptions) {
 		if (options.lastEventId !== undefined) this.resumeAfter(options.lastEventId);
+		const masked = (reason: string) => (this.token ? reason.split(this.token).join('***') : reason);
+		this.stream = new ReconnectingStream({
+			connect: async (signal) => await this.connect(signal),
+			framing: (progress) => this.framing(progress),
+			heartbeatWindowMs: options.heartbeatWindowMs,
+			backoff: options.backoff,
+			minimumDelayMs: () => this.retryMs,
+			onRefused: options.onRefused,
+			onEnded: options.onEnded,
+			onConnected: () => {
+				this.everConnected = true;
+				this.lastFailure = undefined;
+				options.onConnected?.();
+			},
+			onTransientFailure: (reason, retryInMs, failedAttempts, status) => {
+				if (failedAttempts > 0) this.lastFailure = { reason: masked(reason), status };
+				options.onTransientFailure?.(masked(reason), retryInMs, failedAttempts, status);
+			},
+		});
+	}
+
+	/** The first connection's outcome, for the trigger to wait on before activation completes. */
+	get firstOutcome(): Promise<FirstOutcome> {
+		return this.stream.firstOutcome;
+	}
+
+	get connections(): number {
+		return this.stream.connections;
 	}
 
 	/** Starts listening, after `delayMs` (a refusal's wait, when n8n activates the trigger again). */
 	start(delayMs = 0): void {
-		this.running ??= this.loop(delayMs);
+		this.stream.start(delayMs);
 	}
 
 	async stop(): Promise<void> {
-		this.stopped = true;
-		this.closing.abort();
-		this.resolveFirst({ kind: 'failed', reason: 'stopped' });
-		await this.running;
+		await this.stream.stop();
 	}
 
 	/** Moves the resume point to `id`, unless it is empty (the contract gives every message an id) or cannot be sent back as it is. */
@@ -157,70 +165,33 @@ export class SessionEventStream {
 		this.options.onResumePoint?.(id);
 	}
 
-	private async loop(delayMs: number): Promise<void> {
-		let failures = 0;
-		let failedAttempts = 0;
-		await wait(delayMs, this.closing.signal);
-		while (!this.stopped) {
-			const attempt = await this.attempt();
-			if (this.stopped) return;
-			const { outcome } = attempt;
-			this.resolveFirst(outcome);
-			if (outcome.kind === 'ended') {
-				this.options.onEnded(outcome.reason);
-				return;
-			}
-			if (outcome.kind === 'refused') {
-				// Not a transient failure: the refusal gate says when to try again (60 s, then 15 minutes).
-				await wait(await this.options.onRefused(outcome.status, outcome.message), this.closing.signal);
-				continue;
-			}
-			if (attempt.receivedEvents) failures = 0;
-			failedAttempts = attempt.connected ? 0 : failedAttempts + 1;
-			if (outcome.kind === 'failed' && !attempt.connected) this.lastFailure = { reason: outcome.reason, status: outcome.status };
-			// At once after the first failure, then with backoff; never sooner than the server's retry.
-			const backoff = failures === 0 ? 0 : backoffDelay(failures - 1, this.options.backoff ?? DEFAULT_BACKOFF);
-			const delay = Math.max(backoff, this.retryMs);
-			failures++;
-			const status = outcome.kind === 'failed' ? outcome.status : undefined;
-			this.options.onTransientFailure?.(outcome.kind === 'failed' ? outcome.reason : 'the stream closed', delay, failedAttempts, status);
-			await wait(delay, this.closing.signal);
-		}
-	}
-
-
-	private async attempt(): Promise<Attempt> {
-		let token: string;
+	/** A fresh token, then the events stream resuming after the last event id. */
+	private async connect(signal: AbortSignal): Promise<Attempt> {
 		try {
-			token = await this.options.fetchToken();
+			this.token = await this.options.fetchToken();
 		} catch (error) {
 			const status = Number((error as { httpCode?: string }).httpCode);
 			const message = (error as Error).message;
-			if (status === 401 || status === 403) return { outcome: { kind: 'refused', status, message } };
+			if (status === 401 || status === 403) return { kind: 'refused', status, message };
 			const ended = endedAnswer(status, message);
-			if (ended) return { outcome: { kind: 'ended', reason: ended } };
-			return { outcome: { kind: 'failed', reason: `stream token request failed: ${message}`, status: status >= 400 ? status : undefined } };
+			if (ended) return { kind: 'ended', reason: ended };
+			return { kind: 'failed', reason: `stream token request failed: ${message}`, status: status >= 400 ? status : undefined };
 		}
-		const attempt = await this.connect(token);
-		// A server may echo the token in its error text: it opens the session's events, so it is masked.
-		if (attempt.outcome.kind === 'failed') attempt.outcome.reason = attempt.outcome.reason.split(token).join('***');
-		return attempt;
+		const response = await this.options.open(this.token, this.lastEventId, signal);
+		if (!response.ok) {
+			const ended = endedAnswer(response.status, response.text);
+			// 401 on the events URL: the token expired or was refused; the next attempt fetches a new one.
+			return ended ? { kind: 'ended', reason: ended } : { kind: 'failed', reason: response.message, status: response.status };
+		}
+		if (response.status === 204) {
+			response.body.destroy();
+			return { kind: 'ended', reason: 'the service answered 204: the session has nothing more to send' };
+		}
+		return { kind: 'open', body: response.body, status: response.status };
 	}
 
-	private async connect(token: string): Promise<Attempt> {
-		const connection = new AbortController();
-		const onClose = () => connection.abort();
-		this.closing.signal.addEventListener('abort', onClose, { once: true });
-		let silent = false;
-		let body: (AsyncIterable<Uint8Array> & { destroy(error?: Error): void }) | undefined;
-		const watchdog = new Watchdog(this.options.heartbeatWindowMs, () => {
-			silent = true;
-			connection.abort();
-			body?.destroy();
-		});
-		let receivedEvents = false;
-		let connected = false;
-		let ended: string | undefined;
+	/** Server-Sent Events whose data is a JSON session event; a replayed id is dropped, the last event ends the stream. */
+	private framing(progress: () => void) {
 		const parser = new SseParser({
 			// Every dispatch, with data or not (an `id:`-only message too), sets the id a reconnection resumes after.
 			onLastEventId: (id) => this.resumeAfter(id),
@@ -231,55 +202,15 @@ export class SessionEventStream {
 				} catch {
 					event = undefined;
 				}
-				if (!isObject(event)) {
-					this.options.onIncident?.(message.data.slice(0, 200));
-					return;
-				}
-				// The message's own id tells it apart from a replayed one; the standard's last id (kept
-				// across messages, set by onLastEventId above) is what a reconnection resumes after.
+				if (!isObject(event)) return this.options.onIncident?.(message.data.slice(0, 200));
+				// The message's own id tells it apart from a replayed one; the standard's last id is what a reconnection resumes after.
 				if (message.id && !this.seen.firstSeen(message.id)) return;
-				receivedEvents = true;
+				progress();
 				this.options.onEvent(event, message.id ?? message.lastEventId);
-				if (event.event_type === 'session_ended') {
-					ended = 'the session_ended event arrived';
-					connection.abort();
-					body?.destroy();
-				}
+				if (event.event_type === 'session_ended') this.stream.end('the session_ended event arrived');
 			},
 			onRetry: (ms) => (this.retryMs = Math.min(ms, MAX_RETRY_MS)),
 		});
-		try {
-			watchdog.alive();
-			const response = await this.options.open(token, this.lastEventId, connection.signal);
-			this.connections++;
-			if (!response.ok) {
-				const reason = endedAnswer(response.status, response.text);
-				if (reason) return { outcome: { kind: 'ended', reason } };
-				// 401 on the events URL: the token expired or was refused; the next attempt fetches a new one.
-				return { outcome: { kind: 'failed', reason: response.message, status: response.status } };
-			}
-			body = response.body;
-			if (response.status === 204) {
-				return { outcome: { kind: 'ended', reason: 'the service answered 204: the session has nothing more to send' } };
-			}
-			connected = true;
-			this.everConnected = true;
-			this.lastFailure = undefined;
-			this.options.onConnected?.();
-			this.resolveFirst({ kind: 'connected' });
-			for await (const chunk of body) {
-				watchdog.alive();
-				parser.push(chunk);
-			}
-			return ended ? { outcome: { kind: 'ended', reason: ended } } : { outcome: { kind: 'failed', reason: 'the server closed the stream' }, receivedEvents, connected };
-		} catch (error) {
-			if (ended) return { outcome: { kind: 'ended', reason: ended } };
-			const reason = silent ? `no data for ${Math.round(this.options.heartbeatWindowMs / 1000)} s (heartbeat missed)` : (error as Error).message || 'connection lost';
-			return { outcome: { kind: 'failed', reason }, receivedEvents, connected };
-		} finally {
-			watchdog.stop();
-			this.closing.signal.removeEventListener('abort', onClose);
-			body?.destroy();
-		}
+		return { push: (chunk: Uint8Array) => parser.push(chunk), end: () => undefined };
 	}
 }

@@ -4,7 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { hostedPbxApi } from '../shared/apis';
 import { describeResources } from '../shared/describe';
 import { executeOperations } from '../shared/executor';
-import { listSearchMethods } from './fields';
+import { listSearchMethods } from './search';
 import { authToken } from './actions/authToken';
 import { call } from './actions/call';
 import { callBundle } from './actions/callBundle';

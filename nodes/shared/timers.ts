@@ -18,7 +18,7 @@ const sleepWithAbort = (workflow as unknown as { sleepWithAbort?: SleepWithAbort
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Waits `ms`, or less if `signal` aborts. Never rejects. */
-export async function wait(ms: number, signal?: AbortSignal): Promise<void> {
+async function realWait(ms: number, signal?: AbortSignal): Promise<void> {
 	if (signal?.aborted || !(ms > 0)) return;
 	const end = Date.now() + ms;
 	// Never one timer longer than MAX_TIMER_MS: Node.js would fire it at once (a wait of weeks would storm).
@@ -36,10 +36,31 @@ export async function wait(ms: number, signal?: AbortSignal): Promise<void> {
 	}
 }
 
-/** A wait that `cancel()` ends early, so closing a trigger never waits out a backoff. */
-export function cancellableWait(ms: number): { promise: Promise<void>; cancel: () => void } {
-	const controller = new AbortController();
-	return { promise: wait(ms, controller.signal), cancel: () => controller.abort() };
+/** Time as the package sees it: real by default; tests put a fake clock in its place (`useClock`). */
+export interface Clock {
+	now(): number;
+	/** Resolves after `ms` of this clock, or when `signal` aborts. Never rejects. */
+	sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+const realClock: Clock = { now: () => Date.now(), sleep: realWait };
+let current: Clock = realClock;
+
+/** The clock every timer, watchdog and gate of the package reads. */
+export const clock: Clock = {
+	now: () => current.now(),
+	sleep: async (ms, signal) => await current.sleep(ms, signal),
+};
+
+/** Puts a clock in place of real time (tests); `undefined` restores real time. */
+export function useClock(replacement: Clock | undefined): void {
+	current = replacement ?? realClock;
+}
+
+/** Waits `ms` on the package's clock, or less if `signal` aborts. Never rejects. */
+export async function wait(ms: number, signal?: AbortSignal): Promise<void> {
+	if (signal?.aborted || !(ms > 0)) return;
+	await current.sleep(ms, signal);
 }
 
 /**
@@ -58,7 +79,7 @@ export function checkWindowMs(ms: number, what: string): number {
  * (cheap enough per chunk); a background wait checks at a fraction of the window.
  */
 export class Watchdog {
-	private lastSign = Date.now();
+	private lastSign = clock.now();
 	private readonly stopped = new AbortController();
 	private running = false;
 
@@ -70,7 +91,7 @@ export class Watchdog {
 	}
 
 	alive(): void {
-		this.lastSign = Date.now();
+		this.lastSign = clock.now();
 		if (this.running || this.stopped.signal.aborted) return;
 		this.running = true;
 		void this.watch();
@@ -90,7 +111,7 @@ export class Watchdog {
 		while (!this.stopped.signal.aborted) {
 			await wait(check, this.stopped.signal);
 			if (this.stopped.signal.aborted) return;
-			if (Date.now() - this.lastSign >= this.windowMs) {
+			if (clock.now() - this.lastSign >= this.windowMs) {
 				this.stopped.abort();
 				this.onSilence();
 				return;
@@ -99,11 +120,14 @@ export class Watchdog {
 	}
 }
 
-/** An AbortSignal that aborts after `ms` (with `reason`), unless `done()` is called first. */
+/**
+ * An AbortSignal that aborts after `ms` of real time (with `reason`), unless `done()` is called
+ * first. Request timeouts bound I/O, which runs in real time even under a test's clock.
+ */
 export function deadline(ms: number, reason: () => Error): { signal: AbortSignal; done: () => void } {
 	const controller = new AbortController();
 	const finished = new AbortController();
-	void wait(ms, finished.signal).then(() => {
+	void realWait(ms, finished.signal).then(() => {
 		if (!finished.signal.aborted) controller.abort(reason());
 	});
 	return { signal: controller.signal, done: () => finished.abort() };

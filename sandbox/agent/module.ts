@@ -8,6 +8,7 @@ import type { SandboxContext, SandboxModule } from '../core/server';
 import { routeHandler } from '../core/server';
 import type { KeyStore } from '../platform/keys';
 import { addKeyAdminRoutes, platformKeys } from '../platform/keys';
+import { currentTime } from '../core/clock';
 
 /**
  * The Voice Agent service (`/convai/v1`): webhooks, and simulated conversations that deliver
@@ -143,7 +144,7 @@ class Cancelled extends Error {
 
 type Rep = Record<string, unknown>;
 
-function isoSeconds(date = new Date()): string {
+function isoSeconds(date = new Date(currentTime())): string {
 	return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
@@ -484,7 +485,7 @@ export class ConvaiSandbox implements SandboxModule {
 
 	/** One attempt, added to the delivery's attempts and made its latest response. */
 	private async recordedAttempt(delivery: Delivery, timeoutMs: number, statedTimeoutMs = timeoutMs): ReturnType<ConvaiSandbox['attempt']> {
-		const startedAt = new Date().toISOString();
+		const startedAt = new Date(currentTime()).toISOString();
 		const result = await this.attempt(delivery, timeoutMs, statedTimeoutMs);
 		delivery.attempts.push({ attempt: delivery.attempts.length + 1, startedAt, status: result.status, elapsedMs: result.elapsedMs, timedOut: result.timedOut, error: result.error });
 		delivery.response = { status: result.status, body: result.body, elapsedMs: result.elapsedMs, timedOut: result.timedOut };
@@ -498,7 +499,7 @@ export class ConvaiSandbox implements SandboxModule {
 	 * probe attempt once `recoveryIntervalMs` has passed since it failed or was last probed.
 	 */
 	private async deliver(webhook: Webhook, body: WebhookPayload): Promise<Delivery> {
-		const now = Date.now();
+		const now = currentTime();
 		let probe = false;
 		if (webhook.status === 'failing') {
 			const since = Math.max(webhook.failingSince ?? 0, webhook.lastProbeAt ?? 0);
@@ -537,25 +538,25 @@ export class ConvaiSandbox implements SandboxModule {
 		const maxAttempts = probe ? 1 : Math.max(1, Math.floor(this.settings.maxAttempts));
 		try {
 			for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-				const remaining = deadline - Date.now();
+				const remaining = deadline - currentTime();
 				if (remaining <= 0) break;
 				const timeoutMs = initiating ? remaining : this.settings.completedTimeoutMs;
 				const result = await this.recordedAttempt(delivery, timeoutMs, initiating ? webhook.timeout_ms : timeoutMs);
 				if (result.error === null) break;
 				if (attempt === maxAttempts) break;
 				const delay = this.settings.retryBaseMs * 2 ** (attempt - 1);
-				if (Date.now() + delay >= deadline) break;
+				if (currentTime() + delay >= deadline) break;
 				await this.sleep(delay);
 			}
 		} catch (error) {
 			if (!(error instanceof Cancelled)) throw error;
 			delivery.outcome = 'cancelled';
-			delivery.finishedAt = new Date().toISOString();
+			delivery.finishedAt = new Date(currentTime()).toISOString();
 			return delivery;
 		}
 		const last = delivery.attempts[delivery.attempts.length - 1];
 		delivery.outcome = last && last.error === null ? 'delivered' : last?.timedOut || !last ? 'timed_out' : 'failed';
-		delivery.finishedAt = new Date().toISOString();
+		delivery.finishedAt = new Date(currentTime()).toISOString();
 		this.recordHealth(webhook, delivery, last);
 		return delivery;
 	}
@@ -576,7 +577,7 @@ export class ConvaiSandbox implements SandboxModule {
 		health.consecutive_failures += 1;
 		if (webhook.status === 'active' && health.consecutive_failures >= this.settings.failureThreshold) {
 			webhook.status = 'failing';
-			webhook.failingSince = Date.now();
+			webhook.failingSince = currentTime();
 		}
 	}
 
@@ -607,7 +608,7 @@ export class ConvaiSandbox implements SandboxModule {
 		const conversationId = (input.conversation_id as string | undefined) ?? `conv_${hex(10)}`;
 		const completed = input.completed !== false;
 		const delayMs = Math.max(0, Number(input.completedDelayMs ?? 0) || 0);
-		const start = new Date();
+		const start = new Date(currentTime());
 		const startSecs = Math.floor(start.getTime() / 1000);
 
 		const conversation: SimulatedConversation = {
@@ -649,7 +650,7 @@ export class ConvaiSandbox implements SandboxModule {
 			const lastTurn = transcript.reduce((max, turn) => Math.max(max, Number(turn.time_in_call_secs) || 0), 0);
 			const body: WebhookPayload = {
 				type: 'conversation.completed',
-				timestamp: Math.floor(Date.now() / 1000),
+				timestamp: Math.floor(currentTime() / 1000),
 				data: {
 					conversation_id: conversationId,
 					agent_id: agentId,

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 
 import { HttpError } from './http';
+import { currentTime } from './clock';
 
 /**
  * Request faults: the next N matching API requests (or every one until cleared) are answered
@@ -122,7 +123,7 @@ export function faultFromSpec(input: unknown, id: number): StatusFault {
 		count,
 		remaining: spec.persist ? null : count,
 		hits: 0,
-		createdAt: new Date().toISOString(),
+		createdAt: new Date(currentTime()).toISOString(),
 	};
 }
 

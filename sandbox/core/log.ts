@@ -1,4 +1,5 @@
 import type { SandboxRequest } from './http';
+import { currentTime } from './clock';
 
 export interface LoggedRequest {
 	seq: number;
@@ -55,7 +56,7 @@ export class RequestLog {
 	record(api: string, req: SandboxRequest): LoggedRequest {
 		const entry: LoggedRequest = {
 			seq: ++this.seq,
-			time: new Date().toISOString(),
+			time: new Date(currentTime()).toISOString(),
 			api,
 			method: req.method,
 			rawMethod: req.rawMethod,

@@ -15,6 +15,7 @@ import type { Configuration, Granularity, OperatorRef, OutputType, ScriptEvent }
 import { OUTPUT_TYPES, SUPPORT_CONFIG_UUID, demoScript, seedConfigurations } from './seed';
 import type { SseFaults, SseSettings, StoredEvent } from './stream';
 import { DEFAULT_SSE_SETTINGS, ENDED_STREAM_ANSWERS, ENDED_TOKEN_ANSWERS, SseHub, sseFaultProblems } from './stream';
+import { currentTime } from '../core/clock';
 
 /**
  * The Conversation Intelligence service (`/intelligence/v1`): the operator upgrade of a
@@ -248,7 +249,7 @@ export class IntelligenceSandbox implements SandboxModule {
 			conversation_id: (input.conversation_id as string | undefined) ?? `conv_${hex(8)}`,
 			configuration_id: configurationId,
 			transcript_events: input.transcript_events === true,
-			created_at: new Date().toISOString(),
+			created_at: new Date(currentTime()).toISOString(),
 			state: 'created',
 			started_at: null,
 			ended_at: null,
@@ -321,7 +322,7 @@ export class IntelligenceSandbox implements SandboxModule {
 		if (type === 'session_started' && session.state !== 'created') return null;
 		if (session.state === 'created' && type !== 'session_started') this.emit(session, { event_type: 'session_started' });
 
-		const now = new Date();
+		const now = new Date(currentTime());
 		const seq = session.events.length + 1;
 		const id = `evt_${session.idPrefix}_${String(seq).padStart(6, '0')}`;
 		const realElapsed = session.startedMs === null ? 0 : (now.getTime() - session.startedMs) / 1000;
@@ -558,7 +559,7 @@ export class IntelligenceSandbox implements SandboxModule {
 			ref.upgrade_available = false;
 		}
 		config.version += 1;
-		config.updated_at = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+		config.updated_at = new Date(currentTime()).toISOString().replace(/\.\d{3}Z$/, 'Z');
 		return config;
 	}
 
@@ -575,7 +576,7 @@ export class IntelligenceSandbox implements SandboxModule {
 		r.add('GET', '/sessions/:sessionId/stream-token', (req, res) => {
 			const session = this.session(req.params.sessionId);
 			if (session.state === 'ended' && this.hub.settings.endedToken === 'gone') throw sessionGone(session.session_id);
-			const now = Date.now();
+			const now = currentTime();
 			for (const [key, stale] of this.tokens) if (stale.expiresAt < now - 60_000) this.tokens.delete(key);
 			const token: StreamToken = {
 				token: `sst_${hex(24)}`,
@@ -594,7 +595,7 @@ export class IntelligenceSandbox implements SandboxModule {
 			if (!value) throw invalidToken('The token query parameter is required; get one from GET /sessions/{session_id}/stream-token');
 			const token = this.tokens.get(value);
 			if (!token) throw invalidToken('The stream token is unknown');
-			if (token.expiresAt <= Date.now()) throw invalidToken('The stream token has expired; get a new one from the stream-token endpoint');
+			if (token.expiresAt <= currentTime()) throw invalidToken('The stream token has expired; get a new one from the stream-token endpoint');
 			if (token.sessionId !== req.params.sessionId) throw invalidToken('The stream token was issued for another session');
 			const session = this.session(req.params.sessionId);
 			req.principal = `stream token for ${session.session_id}`;

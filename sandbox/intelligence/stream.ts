@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 
 import type { GarbagePattern } from '../core/noise';
 import { GARBAGE_CHUNK_BYTES, GARBAGE_PATTERNS, garbageBlock } from '../core/noise';
+import { currentTime } from '../core/clock';
 
 /**
  * Server-Sent Events connections of the intelligence sessions. Each message is
@@ -125,7 +126,7 @@ export class SseHub {
 			id: this.nextId++,
 			sessionId,
 			res,
-			openedAt: new Date().toISOString(),
+			openedAt: new Date(currentTime()).toISOString(),
 			resumedFrom,
 			eventsSent: 0,
 			lastEventId: null,

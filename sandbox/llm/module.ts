@@ -6,6 +6,7 @@ import type { SandboxContext, SandboxModule } from '../core/server';
 import { routeHandler } from '../core/server';
 import type { TemplateContext } from './template';
 import { TemplateError, matchToolName, renderText, renderValue } from './template';
+import { currentTime } from '../core/clock';
 
 /**
  * A scripted model (`/llm/v1`): an OpenAI-compatible Chat Completions endpoint (and the
@@ -430,7 +431,7 @@ export class LlmSandbox implements SandboxModule {
 			steps,
 			next: 0,
 			answered: 0,
-			createdAt: new Date().toISOString(),
+			createdAt: new Date(currentTime()).toISOString(),
 		};
 		return script;
 	}
@@ -514,7 +515,7 @@ export class LlmSandbox implements SandboxModule {
 		if (this.turnOfCall.size > 100_000) this.turnOfCall.clear();
 		const record: ModelRequestRecord = {
 			seq,
-			time: new Date().toISOString(),
+			time: new Date(currentTime()).toISOString(),
 			api,
 			model,
 			stream: body.stream === true,
@@ -546,7 +547,7 @@ export class LlmSandbox implements SandboxModule {
 	private async chatCompletions(req: SandboxRequest, res: ServerResponse): Promise<void> {
 		const { record, model } = await this.answer('chat', req);
 		const id = `chatcmpl-sbx${record.seq}`;
-		const created = Math.floor(Date.now() / 1000);
+		const created = Math.floor(currentTime() / 1000);
 		const toolCalls = (record.answer.toolCalls ?? []).map((call) => ({
 			id: call.id,
 			type: 'function',
@@ -615,7 +616,7 @@ export class LlmSandbox implements SandboxModule {
 		send(res, 200, {
 			id: `resp_sbx${record.seq}`,
 			object: 'response',
-			created_at: Math.floor(Date.now() / 1000),
+			created_at: Math.floor(currentTime() / 1000),
 			status: 'completed',
 			error: null,
 			incomplete_details: null,

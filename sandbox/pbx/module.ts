@@ -25,6 +25,7 @@ import type {
 import { seedPbx } from './seed';
 import type { PbxEvent, StreamFaults, StreamSettings } from './stream';
 import { DEFAULT_STREAM_SETTINGS, PbxStream, streamFaultProblems } from './stream';
+import { currentTime } from '../core/clock';
 
 export const PBX_PREFIX = '/api/v1';
 
@@ -224,7 +225,7 @@ export class PbxSandbox implements SandboxModule {
 		const tokenId = queryValue(req.query, 'tokenid');
 		if (tokenId !== undefined) {
 			const token = this.tokens.get(tokenId);
-			if (!token || token.used || token.expires.getTime() < Date.now() || req.method !== 'GET') {
+			if (!token || token.used || token.expires.getTime() < currentTime() || req.method !== 'GET') {
 				if (token) token.used = true;
 				throw new HttpError(401, { status: 401, message: 'Token is invalid, expired or already used' });
 			}
@@ -250,7 +251,7 @@ export class PbxSandbox implements SandboxModule {
 	}
 
 	private applyRateLimit(user: PbxUser, res: ServerResponse): void {
-		const now = Date.now();
+		const now = currentTime();
 		const windowMs = this.settings.rateWindowSeconds * 1000;
 		let window = this.windows.get(user.username);
 		if (!window || now - window.start >= windowMs) {
@@ -560,7 +561,7 @@ export class PbxSandbox implements SandboxModule {
 				id: this.nextId('phonebook', this.data.phonebook),
 				customerId: customer.id,
 				...fields,
-				created: new Date(),
+				created: new Date(currentTime()),
 			};
 			this.data.phonebook.push(entry);
 			const rep = this.phonebookRep(entry);
@@ -608,7 +609,7 @@ export class PbxSandbox implements SandboxModule {
 				body: text,
 				sendStatus: 'PENDING',
 				cost: Math.round(Math.max(1, Math.ceil(text.length / 160)) * 4) / 100,
-				created: new Date(),
+				created: new Date(currentTime()),
 			};
 			this.data.sms.push(message);
 			this.later(this.settings.smsDelayMs, () => {
@@ -638,7 +639,7 @@ export class PbxSandbox implements SandboxModule {
 			const endpoint = this.data.endpoints.find((e) => e.customerId === customer.id && e.id === endpointId);
 			if (!endpoint) throw validationFailure('endpoint', 'must be the URI of a local endpoint of this customer');
 			if (typeof body.to !== 'string' || body.to.trim() === '') throw validationFailure('to', 'may not be empty');
-			const now = new Date();
+			const now = new Date(currentTime());
 			const id = this.nextId('call', this.data.calls);
 			const callId = `c-${randomHex(4)}`;
 			this.data.calls.push({
@@ -736,7 +737,7 @@ export class PbxSandbox implements SandboxModule {
 		// Token generator and stream
 		r.add('GET', '/tokengenerator', (req, res) => {
 			const user = (req as PbxRequest).user;
-			const created = new Date();
+			const created = new Date(currentTime());
 			const token: Token = {
 				id: randomHex(16),
 				username: user.username,
@@ -862,7 +863,7 @@ export class PbxSandbox implements SandboxModule {
 		const endpointId = input.endpointId ?? '201';
 		const from = input.from ?? '+447700900123';
 		const name = input.callerIdName ?? 'Demo Caller';
-		const created = input.created ? new Date(parseTime(input.created)) : new Date();
+		const created = input.created ? new Date(parseTime(input.created)) : new Date(currentTime());
 		const outcome = input.outcome ?? 'NO_ANSWER';
 		const callId = `c-${randomHex(4)}`;
 		const record: CallRecord = {
@@ -887,7 +888,7 @@ export class PbxSandbox implements SandboxModule {
 		const message: SmsMessage = {
 			id: this.nextId('sms', this.data.sms), customerId, direction: 'IN',
 			from: input.from ?? '+447700900123', to: input.to ?? '+441632960001', body: text, cost: 0,
-			created: input.created ? new Date(parseTime(input.created)) : new Date(),
+			created: input.created ? new Date(parseTime(input.created)) : new Date(currentTime()),
 		};
 		this.data.sms.push(message);
 		const delivered = this.publish(customerId, 'smsreceived', {
@@ -918,13 +919,13 @@ export class PbxSandbox implements SandboxModule {
 				return;
 			}
 			const interval = 1000 / body.ratePerSecond;
-			const start = Date.now();
+			const start = currentTime();
 			for (let i = 0; i < count; i++) {
-				const due = start + i * interval - Date.now();
+				const due = start + i * interval - currentTime();
 				if (due > 0) await new Promise((resolve) => setTimeout(resolve, due));
 				emit(i);
 			}
-			send(res, 200, { published: count, delivered, seconds: (Date.now() - start) / 1000 });
+			send(res, 200, { published: count, delivered, seconds: (currentTime() - start) / 1000 });
 		});
 		r.add('GET', '/streams', (_req, res) => send(res, 200, this.stream.list()));
 		r.add('POST', '/stream/settings', (req, res) => {
@@ -962,7 +963,7 @@ export class PbxSandbox implements SandboxModule {
 					customerId,
 					name: `Contact ${i + 1}`,
 					phoneNumber: `+4477009${String(10000 + i).slice(-5)}`,
-					created: new Date(),
+					created: new Date(currentTime()),
 				});
 			}
 			send(res, 200, { added: count, total: this.data.phonebook.filter((e) => e.customerId === customerId).length });

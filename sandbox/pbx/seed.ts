@@ -1,3 +1,4 @@
+import { currentTime } from '../core/clock';
 /** Demo data of the Hosted PBX sandbox: three customers, users at every level, history to browse. */
 
 export type UserLevel = 'extension' | 'companyAdmin' | 'reseller';
@@ -158,7 +159,7 @@ export const DEMO_USERS: PbxUser[] = [
 
 const DAY = 86_400_000;
 
-export function seedPbx(now = Date.now()): PbxData {
+export function seedPbx(now = currentTime()): PbxData {
 	const at = (daysAgo: number, hour = 9, minute = 0) => {
 		const date = new Date(now - daysAgo * DAY);
 		date.setUTCHours(hour, minute, 0, 0);

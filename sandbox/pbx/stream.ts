@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 
 import type { GarbagePattern } from '../core/noise';
 import { GARBAGE_CHUNK_BYTES, GARBAGE_PATTERNS, TRUNCATED_CHARACTER, binaryNoise, garbageBlock } from '../core/noise';
+import { currentTime } from '../core/clock';
 
 /**
  * The Hosted PBX `/stream`: a standing response that carries JSON event objects. The spec
@@ -92,6 +93,7 @@ interface Connection {
 	res: ServerResponse;
 	openedAt: string;
 	eventsSent: number;
+	heartbeatsSent: number;
 	faults: StreamFaults;
 	heartbeat?: NodeJS.Timeout;
 	queue: Promise<void>;
@@ -138,21 +140,21 @@ export class PbxStream {
 			connection.res.socket?.destroy();
 			this.close(connection);
 		}
-		this.downUntil = Date.now() + downMs;
+		this.downUntil = currentTime() + downMs;
 		this.refusedWhileDown = 0;
 		return { dropped, downUntil: new Date(this.downUntil).toISOString() };
 	}
 
 	/** Milliseconds until the stream is back after a restart (0 when it is up); counts the refusal. */
 	refuseWhileDown(): number {
-		const left = this.downUntil - Date.now();
+		const left = this.downUntil - currentTime();
 		if (left <= 0) return 0;
 		this.refusedWhileDown += 1;
 		return left;
 	}
 
 	restartState(): { down: boolean; downUntil: string | null; refused: number } {
-		const down = this.downUntil > Date.now();
+		const down = this.downUntil > currentTime();
 		return { down, downUntil: this.downUntil ? new Date(this.downUntil).toISOString() : null, refused: this.refusedWhileDown };
 	}
 
@@ -169,8 +171,9 @@ export class PbxStream {
 			username,
 			canSee,
 			res,
-			openedAt: new Date().toISOString(),
+			openedAt: new Date(currentTime()).toISOString(),
 			eventsSent: 0,
+			heartbeatsSent: 0,
 			faults: this.pendingFaults,
 			queue: Promise.resolve(),
 			flushed: Promise.resolve(),
@@ -223,12 +226,13 @@ export class PbxStream {
 		return this.connections.size;
 	}
 
-	list(): Array<{ id: number; username: string; openedAt: string; eventsSent: number; stalled: boolean; garbageLeft: number }> {
+	list(): Array<{ id: number; username: string; openedAt: string; eventsSent: number; heartbeats: number; stalled: boolean; garbageLeft: number }> {
 		return [...this.connections].map((c) => ({
 			id: c.id,
 			username: c.username,
 			openedAt: c.openedAt,
 			eventsSent: c.eventsSent,
+			heartbeats: c.heartbeatsSent,
 			stalled: Boolean(c.faults.stall),
 			garbageLeft: c.garbageLeft,
 		}));
@@ -302,6 +306,7 @@ export class PbxStream {
 		if (this.settings.heartbeatMs <= 0) return;
 		connection.heartbeat = setInterval(() => {
 			if (connection.faults.stall) return;
+			connection.heartbeatsSent++;
 			this.write(
 				connection,
 				this.settings.heartbeat === 'object' ? '{"event":"heartbeat","location":null,"values":{}}' : '',

@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Router, SandboxRequest } from '../core/http';
 import { HttpError, jsonBody, send } from '../core/http';
 import type { SandboxContext } from '../core/server';
+import { currentTime } from '../core/clock';
 
 /**
  * The platform's Bearer keys, shared by the Voice Agent (`convai`) and Conversation
@@ -111,7 +112,7 @@ export class KeyStore {
 			key: `${KEY_PREFIX}${randomBytes(24).toString('hex')}`,
 			scopes: [...scopes],
 			revoked: false,
-			createdAt: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+			createdAt: new Date(currentTime()).toISOString().replace(/\.\d{3}Z$/, 'Z'),
 			revokedAt: null,
 		});
 	}
@@ -121,7 +122,7 @@ export class KeyStore {
 		const found = this.byHash.get(hashKey(keyOrLabel)) ?? this.keys.find((k) => k.label === keyOrLabel);
 		if (found && !found.revoked) {
 			found.revoked = true;
-			found.revokedAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+			found.revokedAt = new Date(currentTime()).toISOString().replace(/\.\d{3}Z$/, 'Z');
 		}
 		return found;
 	}
@@ -188,7 +189,7 @@ export function addKeyAdminRoutes(router: Router, keys: KeyStore): Router {
 	router.add('GET', '/keys', (_req, res) => send(res, 200, keys.list()));
 	router.add('POST', '/keys', (req, res) => {
 		const body = jsonBody<{ label?: unknown; scopes?: unknown }>(req) ?? {};
-		const label = typeof body.label === 'string' && body.label.trim() !== '' ? body.label : `key-${Date.now()}`;
+		const label = typeof body.label === 'string' && body.label.trim() !== '' ? body.label : `key-${currentTime()}`;
 		if (!Array.isArray(body.scopes) || body.scopes.some((s) => typeof s !== 'string' || !ALL_SCOPES.includes(s))) {
 			throw new HttpError(400, { message: `scopes must be an array of: ${ALL_SCOPES.join(', ')}`, field: 'scopes' });
 		}

@@ -248,15 +248,28 @@ export function binaryBuffer(item: INodeExecutionData, property = 'data'): Buffe
 export function contexts(setup: NodeSetup) {
 	const { workflow, node } = buildWorkflow(setup);
 	const additionalData = additionalDataFor(setup.credentials, undefined, node.parameters);
+	// What n8n has stored of the node's static data: it saves with each emit, and only a change it saw.
+	let stored = setup.staticData ? (JSON.parse(JSON.stringify(setup.staticData)) as IDataObject) : undefined;
+	const persist = () => {
+		const root = workflow.staticData as IDataObject & { __dataChanged?: boolean };
+		if (!root.__dataChanged) return;
+		stored = JSON.parse(JSON.stringify(root[`node:${NODE_NAME}`] ?? {})) as IDataObject;
+		root.__dataChanged = false;
+	};
 	return {
 		workflow,
 		node,
+		/** Saves the static data as n8n does when a poll returns items (a trigger's emit saves by itself). */
+		persist,
+		/** The node's static data as n8n stored it last: what a restart of n8n would hand the trigger. */
+		stored: () => stored,
 		trigger: (
 			emit: (data: INodeExecutionData[][]) => void,
 			emitError: (error: Error) => void,
 			mode: WorkflowExecuteMode = 'trigger',
 			activation: WorkflowActivateMode = 'activate',
-		) => new TriggerContext(workflow, node, additionalData, mode, activation, emit as never, emitError),
+		) =>
+			new TriggerContext(workflow, node, additionalData, mode, activation, ((data: INodeExecutionData[][]) => (persist(), emit(data))) as never, emitError),
 		poll: (mode: WorkflowExecuteMode = 'trigger') =>
 			new PollContext(workflow, node, additionalData, mode, 'activate'),
 		hook: (webhookData?: IWebhookData, mode: WorkflowExecuteMode = 'trigger') =>

@@ -1,5 +1,5 @@
 import type { ResourceSpec } from '../../shared/operation';
-import { pbxOutput } from '../fields';
+import { pbxOutput } from '../records';
 
 export const authToken: ResourceSpec = {
 	value: 'authToken',

@@ -8,7 +8,9 @@ import { PBX_MAX_PAGE_SIZE } from '../../shared/pagination';
 import { compact, isoUtc } from '../../shared/params';
 import { MAX_RESPONSE_BYTES, formatBytes } from '../../shared/transport';
 import { dateTime, integerInRange, isBlank, issues, required } from '../../shared/validation';
-import { customerField, customerPath, endpointField, getManyOperation, unshownAnswer, wholeNumberText } from '../fields';
+import { customerField, customerPath, endpointField } from '../fields';
+import { getManyOperation } from './collection';
+import { unshownAnswer, wholeNumberText } from '../records';
 
 const dateFilter = (name: string, displayName: string, description: string): INodeProperties => ({
 	displayName,

@@ -1,5 +1,5 @@
 import type { ResourceSpec } from '../../shared/operation';
-import { getManyOperation, getOneOperation } from '../fields';
+import { getManyOperation, getOneOperation } from './collection';
 
 const BUNDLES = { collection: 'callbundles', id: 'bundleId', singular: 'call bundle', plural: 'call bundles' };
 

@@ -2,7 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ResourceSpec } from '../../shared/operation';
 import { isRecord } from '../../shared/responseShape';
-import { customerField, customerPath, pbxRecords } from '../fields';
+import { customerField, customerPath } from '../fields';
+import { pbxRecords } from '../records';
 
 /**
  * The balance under one name: the API's reference shows it as `balance` and, in one sample, as

@@ -1,5 +1,6 @@
 import type { ResourceSpec } from '../../shared/operation';
-import { customerField, customerPath, pbxOutput } from '../fields';
+import { customerField, customerPath } from '../fields';
+import { pbxOutput } from '../records';
 
 export const customer: ResourceSpec = {
 	value: 'customer',

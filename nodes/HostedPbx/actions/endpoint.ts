@@ -1,5 +1,6 @@
 import type { ApiPath, Params, ResourceSpec } from '../../shared/operation';
-import { customerField, customerPath, endpointField, pbxOutput, unshownAnswer } from '../fields';
+import { customerField, customerPath, endpointField } from '../fields';
+import { pbxOutput, unshownAnswer } from '../records';
 
 function phoneStatusPath(p: Params): ApiPath {
 	const customer = customerPath(p, '/endpoints/{endpointId}/phonestatus');

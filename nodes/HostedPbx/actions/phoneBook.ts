@@ -3,17 +3,9 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import type { Params, ResourceSpec } from '../../shared/operation';
 import { compact } from '../../shared/params';
 import { integerInRange, isBlank, issues, phoneNumber, required } from '../../shared/validation';
-import {
-	customerField,
-	customerPath,
-	getManyOperation,
-	getOneOperation,
-	idFieldOf,
-	pbxOutput,
-	pbxRecord,
-	pbxRecords,
-	recordPath,
-} from '../fields';
+import { customerField, customerPath, idFieldOf, recordPath } from '../fields';
+import { getManyOperation, getOneOperation } from './collection';
+import { pbxOutput, pbxRecord, pbxRecords } from '../records';
 
 const PHONEBOOK = { collection: 'phonebook', id: 'entryId', singular: 'phone book entry', plural: 'phone book entries' };
 

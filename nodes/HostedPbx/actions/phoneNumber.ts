@@ -1,5 +1,5 @@
 import type { ResourceSpec } from '../../shared/operation';
-import { getManyOperation, getOneOperation } from '../fields';
+import { getManyOperation, getOneOperation } from './collection';
 
 const NUMBERS = { collection: 'phonenumbers', id: 'phoneNumberId', singular: 'phone number', plural: 'phone numbers' };
 

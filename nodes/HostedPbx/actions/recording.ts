@@ -4,14 +4,8 @@ import { filtersField } from '../../shared/describe';
 import type { ResourceSpec } from '../../shared/operation';
 import { compact, isoUtc } from '../../shared/params';
 import { dateTime, issues } from '../../shared/validation';
-import {
-	customerField,
-	downloadAudioOperation,
-	getManyOperation,
-	getOneOperation,
-	idFieldOf,
-	recordPath,
-} from '../fields';
+import { customerField, idFieldOf, recordPath } from '../fields';
+import { downloadAudioOperation, getManyOperation, getOneOperation } from './collection';
 
 const RECORDINGS = { collection: 'recordings', id: 'recordingId', singular: 'recording', plural: 'call recordings' };
 

@@ -1,6 +1,8 @@
 import type { ResourceSpec } from '../../shared/operation';
 import { issues, maxLength, phoneNumber, required } from '../../shared/validation';
-import { customerField, customerPath, getManyOperation, getOneOperation, pbxOutput } from '../fields';
+import { customerField, customerPath } from '../fields';
+import { getManyOperation, getOneOperation } from './collection';
+import { pbxOutput } from '../records';
 
 /** Longest sender name or number sent: far beyond any real one, short of an expression's runaway text. */
 const SENDER_MAX_LENGTH = 256;

@@ -1,6 +1,6 @@
 import type { ResourceSpec } from '../../shared/operation';
 import { compact } from '../../shared/params';
-import { downloadAudioOperation, getManyOperation, getOneOperation } from '../fields';
+import { downloadAudioOperation, getManyOperation, getOneOperation } from './collection';
 
 const SOUNDS = { collection: 'sounds', id: 'soundId', singular: 'sound', plural: 'sounds' };
 

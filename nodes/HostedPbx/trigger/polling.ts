@@ -1,294 +1,143 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeProperties, IPollFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { ApiClient, ApiResponse } from '../../shared/operation';
-import { collectList, isReturnAllCap, MAX_RETURN_ALL_RECORDS, pagingError, PBX_MAX_PAGE_SIZE } from '../../shared/pagination';
-import { checkWindowMs } from '../../shared/timers';
-import { CUSTOMER, customerPath, pbxRecords } from '../fields';
+import { hostedPbxApi } from '../../shared/apis';
+import type { ApiClient } from '../../shared/operation';
+import type { Trigger } from '../../shared/triggers/lifecycle';
+import { credentialFingerprint, numericSettings, refusalMessage } from '../../shared/triggers/lifecycle';
+import { clock } from '../../shared/timers';
+import { createClient } from '../../shared/transport';
+import { createdAt } from '../records';
+import type { PolledEvent } from './events';
+import { polledItem } from './events';
+import type { PollCursor, PollSource } from './history';
+import { pollNewRecords, primeCursor } from './history';
+import { REFUSED_DESCRIPTION } from './live';
 
-/**
- * New-record polling for what the live stream does not carry (call records, SMS). The cursor
- * remembers the newest `created` seen and the ids seen within a look-back window, and every poll
- * re-reads that window: records that share a timestamp, or that appear up to the window late,
- * are emitted exactly once.
- */
-export interface PollCursor {
-	/** Newest `created` seen, ISO 8601. */
-	since: string;
-	/** Ids of records created within the look-back window before `since`. */
-	seen: string[];
-	/** What the cursor was made for; a changed configuration starts afresh. */
-	key: string;
-}
+/** A test run of polled events shows the newest record of this many days. */
+const MANUAL_LOOKBACK_MS = 30 * 86_400_000;
 
-export interface PollSource {
-	/** Collection below the customer: `calls` or `sms`. */
-	collection: 'calls' | 'sms';
-	/** Server-side filters (call history has them; SMS has none). */
-	query: IDataObject;
-	matches: (record: IDataObject) => boolean;
-}
-
-export const MAX_SEEN_IDS = 10_000;
-
-/** Both timestamp forms of the platform (`Z`, or milliseconds and `+0000`) as epoch milliseconds. */
-export function createdAt(record: IDataObject): number {
-	const value = String(record.created ?? '');
-	const parsed = Date.parse(value.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
-	return Number.isNaN(parsed) ? 0 : parsed;
-}
-
-export function byCreated(a: IDataObject, b: IDataObject): number {
-	return createdAt(a) - createdAt(b) || String(a.id).localeCompare(String(b.id), 'en', { numeric: true });
-}
-
-/**
- * Reads every record created after `floor`. Call history filters on the server; the SMS list
- * has no date filter, so it is read from whichever end holds the newest records.
- */
-export async function recordsAfter(
-	client: ApiClient,
-	customer: string,
-	source: PollSource,
-	floor: number,
-): Promise<IDataObject[]> {
-	const path = customerPath({ [CUSTOMER]: customer }, `/${source.collection}`);
-	if (source.collection === 'calls') {
-		const read = async (before?: number) => {
-			const window = { createdAfter: new Date(floor).toISOString(), ...(before === undefined ? {} : { createdBefore: new Date(before).toISOString() }) };
-			return await collectList(client, 'pbx', { method: 'GET', ...path, qs: { ...source.query, ...window } }, undefined, pbxRecords);
-		};
-		// More calls since the floor than Return All collects (a long outage of a busy PBX): the
-		// oldest part first, halving the window until it fits; the next poll goes on from there.
-		// Any other failure goes on as it came (the transport's errors are n8n's already).
-		for (let before: number | undefined; ; ) {
-			const attempt = await read(before).then(
-				(records) => ({ records }),
-				(failure: unknown) => ({ failure }),
-			);
-			if ('records' in attempt) return attempt.records;
-			const end = before ?? Date.now();
-			if (!isReturnAllCap(attempt.failure) || end - floor <= 1000) throw attempt.failure;
-			before = floor + Math.floor((end - floor) / 2);
-		}
-	}
-	return await smsAfter(client, path, source, floor);
-}
-
-/** Pages the SMS read takes from the newest end before it looks for `floor` by halving. */
-const SMS_FIRST_PAGES = 4;
-/** Pages left for messages that arrive during a catch-up and push older ones onto later pages (5,000 messages). */
-const SMS_SHIFT_PAGES = 25;
-
-/**
- * The SMS list has no date filter: it is read from its newest end until a page reaches back past
- * `floor`. Pages are ranked from the newest end (rank 1), whichever order the server lists them
- * in, and always read towards the older end: a new message then pushes a message already read
- * onto the next page (read twice, kept once), never one not yet read past the reader. After a
- * few pages the page holding `floor` is found by halving, and the read starts as close to it as
- * Return All's cap requires: more messages newer than `floor` than the cap (a long outage of a
- * busy PBX) give the oldest part, and the next poll goes on from the newest message read, as the
- * calls do.
- */
-async function smsAfter(client: ApiClient, path: ReturnType<typeof customerPath>, source: PollSource, floor: number): Promise<IDataObject[]> {
-	const read = async (number: number) =>
-		await client.request<IDataObject>({ method: 'GET', ...path, qs: { ...source.query, pageSize: PBX_MAX_PAGE_SIZE, page: number } });
-	const first = await read(1);
-	const firstRecords = pbxRecords(first);
-	// The server's count decides how many pages there are; one that is not a count is ignored, and
-	// a huge one costs only the halving's requests (about 45 for 10^15).
-	const claimed = Number(first.body.totalItems);
-	// A server with a smaller maximum page says so in `pageSize`; without it, the spec's maximum.
-	const served = Number(first.body.pageSize);
-	const pageSize = Number.isInteger(served) && served > 0 && served < PBX_MAX_PAGE_SIZE ? served : PBX_MAX_PAGE_SIZE;
-	const lastPage =
-		Number.isFinite(claimed) && claimed > 0 ? Math.max(1, Math.ceil(claimed / pageSize)) : first.body.nextPage ? await lastPageByLinks(read) : 1;
-	if (lastPage === 1 || firstRecords.length === 0) return new NewerThan(floor).add(firstRecords).records;
-	const newestFirst = createdAt(firstRecords[0]) >= createdAt(firstRecords[firstRecords.length - 1]);
-	const pageAt = async (rank: number) => (rank === (newestFirst ? 1 : lastPage) ? firstRecords : pbxRecords(await read(newestFirst ? rank : lastPage - rank + 1)));
-	/** The page reaches back to `floor`, or past the end of the list. */
-	const reachesFloor = (records: IDataObject[]) => records.length === 0 || oldest(records) <= floor;
-	/**
-	 * Reads from `rank` towards the older end, at most `pages` pages; done when a page reached
-	 * `floor` or the oldest end. The page count read first is not that end when new messages come
-	 * first: pages past it are read until one is short or empty.
-	 */
-	const readFrom = async (rank: number, pages: number) => {
-		const kept = new NewerThan(floor);
-		for (let at = rank; at < rank + pages; at++) {
-			const records = await pageAt(at);
-			kept.add(records);
-			const oldestEnd = at >= lastPage && (!newestFirst || records.length < pageSize);
-			if (reachesFloor(records) || oldestEnd) return { records: kept.records, done: true };
-		}
-		return { records: kept.records, done: false };
+/** The polling cursor's look-back window. */
+export function lookbackOption(displayOptions: INodeProperties['displayOptions']): INodeProperties {
+	return {
+		displayName: 'Look-Back Window (Minutes)',
+		name: 'lookbackMinutes',
+		type: 'number',
+		default: 10,
+		// Every poll re-reads the window: a day is as late as a record may appear and still be read cheaply.
+		typeOptions: { minValue: 1, maxValue: 1440 },
+		description: 'Records that appear up to this late, or share a timestamp, are still emitted exactly once (1 to 1,440)',
+		displayOptions,
 	};
-	const newest = await readFrom(1, SMS_FIRST_PAGES);
-	if (newest.done) return newest.records;
-	let low = SMS_FIRST_PAGES + 1;
-	let high = lastPage;
-	while (low < high) {
-		const middle = low + Math.floor((high - low) / 2);
-		if (reachesFloor(await pageAt(middle))) high = middle;
-		else low = middle + 1;
-	}
-	// Return All's cap, in requests too (smaller pages bring fewer messages per catch-up).
-	const capPages = Math.floor(MAX_RETURN_ALL_RECORDS / PBX_MAX_PAGE_SIZE);
-	const start = Math.max(1, low - (capPages - SMS_SHIFT_PAGES) + 1);
-	const part = await readFrom(start, capPages);
-	if (!part.done) throw tooManyMessages(floor, capPages);
-	return part.records;
 }
 
-/** Pages probed at most when a list has no count: 2^20 pages of 200 is more than any PBX keeps. */
-const MAX_PROBED_PAGE = 2 ** 20;
-
-/**
- * The last page of a list whose first page has a `nextPage` link but no count: pages 2, 4, 8, …
- * until one is empty or has no `nextPage`, then halving between the last full one and that one
- * (about 2·log2 of the page count in requests).
- */
-async function lastPageByLinks(read: (page: number) => Promise<ApiResponse<IDataObject>>): Promise<number> {
-	let full = 1;
-	let past = 0;
-	for (let page = 2; past === 0 && full < MAX_PROBED_PAGE; page = Math.min(page * 2, MAX_PROBED_PAGE)) {
-		const response = await read(page);
-		if (pbxRecords(response).length === 0) past = page;
-		else if (!response.body.nextPage) return page;
-		else full = page;
-	}
-	if (past === 0) return full;
-	while (past - full > 1) {
-		const middle = full + Math.floor((past - full) / 2);
-		const response = await read(middle);
-		if (pbxRecords(response).length === 0) past = middle;
-		else if (!response.body.nextPage) return middle;
-		else full = middle;
-	}
-	return full;
+/** What a poll keeps in the node's static data: a cursor per list read, and when it was written. */
+interface PollState {
+	cursors: Record<string, PollCursor>;
+	at: number;
 }
 
-/** The records newer than a floor, each id once (a record without an id or `uri` is kept as it comes). */
-class NewerThan {
-	readonly records: IDataObject[] = [];
-	private readonly ids = new Set<string>();
+/** One read per list, shared by the events drawn from it (missed calls and finished calls read the call history once). */
+interface ListRead {
+	source: PollSource;
+	events: PolledEvent[];
+	/** A changed customer or server-side filter starts afresh (nothing replayed). */
+	cursorKey: string;
+}
 
-	constructor(private readonly floor: number) {}
+function listReads(events: PolledEvent[], customer: string, filters: IDataObject): ListRead[] {
+	const reads = new Map<string, ListRead>();
+	for (const event of events) {
+		const read = reads.get(event.source);
+		if (read) read.events.push(event);
+		else reads.set(event.source, { source: { collection: event.source, query: {}, matches: () => true }, events: [event], cursorKey: '' });
+	}
+	for (const read of reads.values()) {
+		// The server filters only when every event of the list asks for the same filter.
+		const queries = read.events.map((event) => JSON.stringify(event.query(filters)));
+		read.source.query = new Set(queries).size === 1 ? (JSON.parse(queries[0]) as IDataObject) : {};
+		read.cursorKey = JSON.stringify({ collection: read.source.collection, customer, query: read.source.query });
+	}
+	return [...reads.values()];
+}
 
-	add(records: IDataObject[]): this {
-		for (const record of records) {
-			if (createdAt(record) <= this.floor) continue;
-			if (record.id !== undefined && record.id !== null && record.id !== '') {
-				const id = String(record.id);
-				if (this.ids.has(id)) continue;
-				this.ids.add(id);
+function itemsOf(read: ListRead, records: IDataObject[], filters: IDataObject): IDataObject[] {
+	return records.flatMap((record) => read.events.filter((event) => event.matches(record, filters)).map((event) => polledItem(event.value, record)));
+}
+
+export interface PollSettings {
+	events: PolledEvent[];
+	customer: string;
+	lookback: INodeProperties;
+}
+
+/** One poll at n8n's Poll Time: the new records of every polled event, each once. */
+export async function pollEvents(context: IPollFunctions, trigger: Trigger, settings: PollSettings): Promise<INodeExecutionData[][] | null> {
+	const lookbackMs = lookbackWindowMs(context, settings.lookback);
+	// The refusal gate is shared with the live stream of the same node: while it holds, a poll sends nothing.
+	const fingerprint = credentialFingerprint(await context.getCredentials('hostedPbxApi'));
+	if (trigger.pendingRefusal(fingerprint)) return null;
+	const filters = context.getNodeParameter('filters', {}) as IDataObject;
+	const client = createClient(context, hostedPbxApi);
+	const staticData = context.getWorkflowStaticData('node');
+	const known = trigger.load<PollState>(staticData, 'poll', (state) => state.at)?.cursors ?? {};
+	const cursors: Record<string, PollCursor> = {};
+	const items: IDataObject[] = [];
+	try {
+		for (const read of listReads(settings.events, settings.customer, filters)) {
+			const cursor = known[read.source.collection]?.key === read.cursorKey ? known[read.source.collection] : undefined;
+			if (!cursor) {
+				// The first poll (at activation) marks what exists as seen.
+				cursors[read.source.collection] = await primeCursor(client, settings.customer, read.source, read.cursorKey, lookbackMs);
+				continue;
 			}
-			this.records.push(record);
+			const { fresh, cursor: next } = await pollNewRecords(client, settings.customer, read.source, cursor, lookbackMs);
+			cursors[read.source.collection] = next;
+			items.push(...itemsOf(read, fresh, filters));
 		}
-		return this;
+	} catch (error) {
+		throw pollFailure(context, trigger, error as Error, fingerprint);
 	}
+	trigger.recovered();
+	trigger.save(staticData, 'poll', { cursors, at: clock.now() });
+	return items.length ? [context.helpers.returnJsonArray(items)] : null;
 }
 
-/** Reading the SMS list towards `floor` did not reach it within Return All's cap. */
-function tooManyMessages(floor: number, pages: number): Error {
-	const cap = MAX_RETURN_ALL_RECORDS.toLocaleString('en-US');
-	return pagingError(
-		undefined,
-		`Reading the SMS history back to ${new Date(floor).toISOString()} did not reach it within ${pages} pages: messages arrived faster than they could be read, or the pages are not in date order`,
-		`Rule: the SMS list has no date filter, so it is read by pages, at most ${cap} messages (MAX_RETURN_ALL_RECORDS) a poll; the next poll tries again.`,
-	);
+/** The Look-Back Window, checked before a poll sends anything (in test runs too). */
+export function lookbackWindowMs(context: IPollFunctions, lookback: INodeProperties): number {
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	return numericSettings(context.getNode(), [lookback], options).lookbackMinutes * 60_000;
 }
 
-/** The earliest `created` of some records (a loop: spreading a huge page into Math.min overflows the stack). */
-function oldest(records: IDataObject[]): number {
-	let earliest = Infinity;
-	for (const record of records) earliest = Math.min(earliest, createdAt(record));
-	return earliest;
+/** A refusal closes the gate shared with the live stream and says when the next attempt is; other errors pass. */
+function pollFailure(context: IPollFunctions, trigger: Trigger, error: Error, fingerprint: string): NodeApiError | NodeOperationError {
+	const status = Number((error as NodeApiError).httpCode);
+	if (status === 401 || status === 403) {
+		const refusal = trigger.recordRefusal(status, error.message, fingerprint, true);
+		return new NodeApiError(context.getNode(), {}, { message: refusalMessage(hostedPbxApi.label, refusal), description: REFUSED_DESCRIPTION });
+	}
+	return error instanceof NodeApiError || error instanceof NodeOperationError ? error : new NodeOperationError(context.getNode(), error);
 }
 
-export interface PollResult {
-	fresh: IDataObject[];
-	cursor: PollCursor;
-}
-
-/** One poll: the records not emitted before, oldest first, and the cursor to keep. */
-export async function pollNewRecords(
-	client: ApiClient,
-	customer: string,
-	source: PollSource,
-	cursor: PollCursor,
-	lookbackMs: number,
-): Promise<PollResult> {
-	// NaN would compare false with every record: no id kept as seen, the whole history replayed each poll.
-	checkWindowMs(lookbackMs, 'The look-back window');
-	const floor = Date.parse(cursor.since) - lookbackMs;
-	const records = (await recordsAfter(client, customer, source, floor)).sort(byCreated);
-	const seen = new Set(cursor.seen);
-	const fresh = records.filter((r) => !seen.has(String(r.id)) && source.matches(r));
-	return { fresh, cursor: advance(cursor, records, lookbackMs) };
-}
-
-/** Records created within the look-back window of the newest one are re-read by the next poll: remember them. */
-function advance(cursor: PollCursor, records: IDataObject[], lookbackMs: number): PollCursor {
-	// A loop, not Math.max(...records): a catch-up of some 100,000 records would overflow the call stack.
-	let newest = Date.parse(cursor.since);
-	for (const record of records) newest = Math.max(newest, createdAt(record));
-	const floor = newest - lookbackMs;
-	const seen = records
-		.filter((r) => createdAt(r) > floor)
-		.map((r) => String(r.id))
-		.slice(-MAX_SEEN_IDS);
-	return { since: new Date(newest).toISOString(), seen, key: cursor.key };
-}
-
-/**
- * The first activation marks what exists at activation time as seen, so history is not
- * replayed; a record created while activating is still emitted by the first poll.
- */
-export async function primeCursor(
-	client: ApiClient,
-	customer: string,
-	source: PollSource,
-	key: string,
-	lookbackMs: number,
-): Promise<PollCursor> {
-	checkWindowMs(lookbackMs, 'The look-back window');
-	const activatedAt = Date.now();
-	const records = await recordsAfter(client, customer, source, activatedAt - lookbackMs);
-	// Timestamps may have whole seconds only: a record of the activation second may be new, so it is emitted.
-	const activationSecond = Math.floor(activatedAt / 1000) * 1000;
-	const seen = records.filter((r) => createdAt(r) < activationSecond).map((r) => String(r.id));
-	return { since: new Date(activatedAt).toISOString(), seen: seen.slice(-MAX_SEEN_IDS), key };
-}
-
-/**
- * The cursors each polling node reached last in this process, by node. n8n may hand a trigger an
- * older copy of its static data than the one it saved: n8n 2.40 schedules the same node twice,
- * each schedule with its own copy, and n8n 1.x reactivates a trigger after an error with the
- * workflow data of its first activation. Polls start from the freshest of the two.
- */
-const latestCursors = new Map<string, Record<string, PollCursor>>();
-
-/** Per event, the freshest of the stored cursors and those this process reached last for the node. */
-export function freshestCursors(node: string, stored: Record<string, PollCursor> | undefined): Record<string, PollCursor> {
-	const result: Record<string, PollCursor> = {};
-	for (const set of [stored, latestCursors.get(node)]) {
-		for (const [event, cursor] of Object.entries(set ?? {})) {
-			const current = result[event];
-			if (!current || current.key !== cursor.key || Date.parse(cursor.since) >= Date.parse(current.since)) result[event] = cursor;
+/** The newest record of each polled event within 30 days, so that fields can be mapped in a test run. */
+export async function newestRecords(context: IPollFunctions, settings: PollSettings): Promise<IDataObject[]> {
+	lookbackWindowMs(context, settings.lookback);
+	const client: ApiClient = createClient(context, hostedPbxApi);
+	const filters = context.getNodeParameter('filters', {}) as IDataObject;
+	const items: IDataObject[] = [];
+	for (const read of listReads(settings.events, settings.customer, filters)) {
+		const month: PollCursor = { since: new Date(clock.now()).toISOString(), seen: [], key: read.cursorKey };
+		const { fresh } = await pollNewRecords(client, settings.customer, read.source, month, MANUAL_LOOKBACK_MS);
+		const newestFirst = fresh.sort((a, b) => createdAt(b) - createdAt(a));
+		for (const event of read.events) {
+			const newest = newestFirst.find((record) => event.matches(record, filters));
+			if (newest) items.push(polledItem(event.value, newest));
 		}
 	}
-	return result;
-}
-
-/** Remembers the cursors a node's poll reached. */
-export function rememberCursors(node: string, cursors: Record<string, PollCursor>): void {
-	latestCursors.set(node, cursors);
-}
-
-/** `"Reception" <201>` or `+447700900123` as a name and a number, for mapping the caller into the next node. */
-export function parseParty(value: unknown): { name: string; number: string } {
-	const text = String(value ?? '').trim();
-	const match = /^(?:"?([^"<]*?)"?\s*)?<([^>]+)>$/.exec(text);
-	if (match) return { name: (match[1] ?? '').trim(), number: match[2].trim() };
-	return { name: '', number: text };
+	if (items.length === 0) {
+		throw new NodeOperationError(context.getNode(), `No ${settings.events.map((event) => event.value).join(' or ')} record in the last 30 days to show as a test event`, {
+			description: 'Make a test call or send a test SMS, then try again.',
+		});
+	}
+	return items;
 }

@@ -1,7 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiClient } from '../../shared/operation';
-import { byCreated, createdAt, parseParty, recordsAfter } from './polling';
+import { byCreated, createdAt, parseParty } from '../records';
+import { EVENTS, isLive, recoveredItem } from './events';
+import { recordsAfter } from './history';
 
 /**
  * Events the live stream missed, read back from the history. The stream has no replay: while it
@@ -14,7 +16,6 @@ import { byCreated, createdAt, parseParty, recordsAfter } from './polling';
  * arrive is never emitted again; what was recovered is remembered by record id.
  */
 
-export const RECOVERABLE_EVENTS = ['incomingcall', 'smsreceived'] as const;
 /** A live event and its record are the same call or message if their numbers match and their times are this close. */
 export const SAME_EVENT_WINDOW_MS = 2 * 60_000;
 /** Gaps are read back at most this far: a trigger stopped for days does not replay days. */
@@ -26,6 +27,8 @@ const REMEMBER_LIVE_MS = 60 * 60_000;
 const REMEMBER_NUMBERS = 2000;
 const TIMES_PER_NUMBER = 20;
 const REMEMBER_IDS = 2000;
+/** The live events whose history record can stand in for them. */
+const RECOVERABLE = new Set(EVENTS.filter((event) => isLive(event) && event.recoveredFrom).map((event) => event.value));
 
 /** What the trigger keeps in workflow static data for recovery. */
 export interface RecoveryState {
@@ -50,12 +53,12 @@ function digits(value: unknown): string {
  * bounded memory: a few times per number, a bounded number of numbers (an object keeps its keys in
  * insertion order, so the first key is the one heard from longest ago).
  */
-export function rememberLive(state: RecoveryState, object: Record<string, unknown>, at = Date.now()): void {
+export function rememberLive(state: RecoveryState, object: Record<string, unknown>, at: number): void {
 	const values = (object.values ?? {}) as IDataObject;
 	const kind = String(object.event);
-	if (!(RECOVERABLE_EVENTS as readonly string[]).includes(kind)) return;
+	if (!RECOVERABLE.has(kind)) return;
 	const key = `${kind}|${digits(kind === 'incomingcall' ? values.callerIdNumber : values.from)}`;
-	const live = state.live && !Array.isArray(state.live) ? state.live : (state.live = {});
+	const live = (state.live ??= {});
 	const times = live[key];
 	if (times) {
 		delete live[key];
@@ -87,16 +90,6 @@ function arrivedLive(live: Map<string, number[]>, kind: string, number: string, 
 	return true;
 }
 
-/** A history record as the live event it stands for, marked as recovered. */
-export function recoveredEvent(kind: string, record: IDataObject): IDataObject {
-	const from = parseParty(record.from);
-	const base = { recovered: true, recordId: String(record.id ?? ''), recordCreated: record.created ?? null, location: null };
-	if (kind === 'incomingcall') {
-		return { event: kind, callerIdNumber: from.number, callerIdName: from.name, endpoint: null, endpointId: null, callId: record.callId ?? null, ...base };
-	}
-	return { event: kind, to: record.to ?? null, from: record.from ?? null, excerpt: String(record.body ?? ''), body: record.body ?? null, ...base };
-}
-
 /**
  * The events of the selected kinds that the stream missed between `since` and `until`, oldest
  * first, each once; `state` remembers them.
@@ -110,17 +103,15 @@ export async function recoverGap(
 	until: number,
 ): Promise<IDataObject[]> {
 	// A record a little older than the gap may be one the stream missed (times differ by a few
-	// seconds); none from before the user published the workflow (the time it was off is no gap).
-	const from = Math.max(Math.max(since, until - MAX_GAP_MS) - SAME_EVENT_WINDOW_MS, state.listeningSince ?? 0);
-	// Copied: matches are used up within this read-back only. (An older version kept a list here: not used.)
-	const live = new Map(Object.entries(state.live && !Array.isArray(state.live) ? state.live : {}).map(([key, times]) => [key, [...times]]));
+	// seconds), or the record of a live event, which it must use up. Nothing from before the user
+	// published the workflow is emitted (the time it was off is no gap); timestamps may have whole seconds only.
+	const from = Math.max(since, until - MAX_GAP_MS) - SAME_EVENT_WINDOW_MS;
+	const published = Math.floor((state.listeningSince ?? 0) / 1000) * 1000;
+	// Copied: matches are used up within this read-back only.
+	const live = new Map(Object.entries(state.live ?? {}).map(([key, times]) => [key, [...times]]));
 	const found: Array<[created: number, event: IDataObject]> = [];
-	const kinds: Array<[string, 'calls' | 'sms']> = [
-		['incomingcall', 'calls'],
-		['smsreceived', 'sms'],
-	];
-	for (const [kind, collection] of kinds) {
-		if (!events.includes(kind)) continue;
+	for (const { value: kind, recoveredFrom: collection } of EVENTS.filter(isLive)) {
+		if (!collection || !events.includes(kind)) continue;
 		const source = { collection, query: collection === 'calls' ? { direction: 'in' } : {}, matches: () => true };
 		const records = (await recordsAfter(client, customer, source, from)).sort(byCreated);
 		for (const record of records) {
@@ -130,8 +121,8 @@ export async function recoverGap(
 			const number = digits(kind === 'incomingcall' ? parseParty(record.from).number : record.from);
 			// Remembered either way, so a later read-back over the same time neither repeats nor re-matches it.
 			state.recovered = [...(state.recovered ?? []), id].slice(-REMEMBER_IDS);
-			if (arrivedLive(live, kind, number, created)) continue;
-			found.push([created, recoveredEvent(kind, record)]);
+			if (arrivedLive(live, kind, number, created) || created < published) continue;
+			found.push([created, recoveredItem(kind, record)]);
 		}
 	}
 	return found

@@ -1,8 +1,7 @@
 import type { INodeExecutionData, INodeParameters, ITriggerResponse } from 'n8n-workflow';
 
 import { HostedPbx } from '../../../nodes/HostedPbx/HostedPbx.node';
-import { forgetFailureReports } from '../../../nodes/shared/triggers/failureReports';
-import { forgetRefusals } from '../../../nodes/shared/triggers/refusals';
+import { resetTriggers } from '../../../nodes/shared/triggers/lifecycle';
 import type { Sandbox } from '../../../sandbox';
 import { DEMO_USERS } from '../../../sandbox/pbx/seed';
 import type { NodeRun } from '../../harness/n8n';
@@ -11,16 +10,13 @@ import { sandboxForFile } from '../../harness/sandboxForFile';
 
 /**
  * What every trigger test file sets up: one sandbox for the file (handed over through `started`),
- * reset with the refusal gates and failure reports forgotten before each test, and the triggers a test opened (pushed
+ * reset with what the process keeps of triggers forgotten before each test, and the triggers a test opened (pushed
  * to the list returned) closed after it.
  */
 export function triggerLifecycle(started: (sandbox: Sandbox) => void): ITriggerResponse[] {
 	const open: ITriggerResponse[] = [];
 	sandboxForFile(started);
-	beforeEach(() => {
-		forgetRefusals();
-		forgetFailureReports();
-	});
+	beforeEach(() => resetTriggers());
 	afterEach(async () => {
 		for (const response of open.splice(0)) await response.closeFunction?.();
 	});

@@ -1,7 +1,7 @@
 import type { INodeExecutionData, INodeParameters, INodeProperties } from 'n8n-workflow';
 
 import { PbxLiveStream } from '../../../nodes/HostedPbx/trigger/liveStream';
-import { pollNewRecords, primeCursor } from '../../../nodes/HostedPbx/trigger/polling';
+import { pollNewRecords, primeCursor } from '../../../nodes/HostedPbx/trigger/history';
 import { HEARTBEAT_INTERVAL_SECONDS } from '../../../nodes/HostedPbx/trigger/triggerRuntime';
 import { HostedPbxTriggerV1 } from '../../../nodes/HostedPbx/v1/HostedPbxTriggerV1.node';
 import { HostedPbxTriggerV2 } from '../../../nodes/HostedPbx/HostedPbxTrigger.node';

@@ -1,0 +1,139 @@
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
+
+import { hostedPbxApi } from '../shared/apis';
+import type { ApiPath } from '../shared/operation';
+import { idFromUri } from '../shared/params';
+import { isRecord } from '../shared/responseShape';
+import { createClient } from '../shared/transport';
+import { CUSTOMER, customerPath, searchMethodName } from './fields';
+import { pbxRecords } from './records';
+
+/** What a list search shows for each record of a collection. */
+const SEARCHABLE: Record<string, (record: IDataObject) => string> = {
+	phonebook: (r) => `${r.name} (${r.phoneNumber})`,
+	sounds: (r) => `${r.name} (${r.type})`,
+	recordings: (r) => `${r.started} ${r.direction} ${r.partyId}`,
+	phonenumbers: (r) => `${r.number}${r.identifier ? ` (${r.identifier})` : ''}`,
+	outgoingcallerids: (r) => String(r.number),
+	callbundles: (r) => `${r.name} (${r.status})`,
+	sms: (r) => `${r.created} ${r.direction} ${r.from} → ${r.to}`,
+};
+
+const SEARCH_PAGE_SIZE = 200;
+
+async function searchCollection(
+	context: ILoadOptionsFunctions,
+	path: ApiPath,
+	label: (record: IDataObject) => string,
+	filter: string | undefined,
+	paginationToken: string | undefined,
+): Promise<INodeListSearchResult> {
+	const client = createClient(context, hostedPbxApi);
+	const response = await client.request({
+		method: 'GET',
+		...path,
+		url: paginationToken,
+		qs: paginationToken ? undefined : { pageSize: SEARCH_PAGE_SIZE },
+	});
+	const needle = (filter ?? '').toLowerCase();
+	const results: INodeListSearchItems[] = pbxRecords(response, 'Search the list')
+		.filter(isRecord)
+		.map((record) => ({ name: label(record), value: String(record.id), url: String(record.uri ?? '') }))
+		.filter((item) => !needle || item.name.toLowerCase().includes(needle) || item.value === needle);
+	return { results, paginationToken: (response.body as IDataObject)?.nextPage as string | undefined };
+}
+
+/** The customer chosen in the panel while a list loads: an ID, `me`, or the ID inside a URL. */
+function currentCustomer(context: ILoadOptionsFunctions): string {
+	const raw = context.getCurrentNodeParameter(CUSTOMER) as { value?: unknown } | string | undefined;
+	const value = String((typeof raw === 'object' ? raw?.value : raw) ?? '').trim();
+	return /\/customers\/([^/?#]+)/.exec(value)?.[1] ?? (value || 'me');
+}
+
+/**
+ * Endpoints have no list resource in the API; the phone numbers name the endpoints they ring
+ * (`destination`, `routingRules[].destination`), so the list is built from those.
+ */
+async function searchEndpoints(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const client = createClient(this, hostedPbxApi);
+	const response = await client.request({
+		method: 'GET',
+		...customerPath({ [CUSTOMER]: currentCustomer(this) }, '/phonenumbers'),
+		qs: { pageSize: SEARCH_PAGE_SIZE },
+	});
+	const seen = new Map<string, string>();
+	for (const number of pbxRecords(response, 'Search endpoints').filter(isRecord)) {
+		const rules = Array.isArray(number.routingRules) ? (number.routingRules as unknown[]) : [];
+		const destinations = [number.destination, ...rules.map((rule) => (isRecord(rule) ? rule.destination : undefined))];
+		for (const destination of destinations) {
+			if (typeof destination !== 'string' || !destination.includes('/endpoints/')) continue;
+			const id = idFromUri(destination);
+			const label = `Endpoint ${id} (rings for ${number.number})`;
+			if (!seen.has(id)) seen.set(id, label);
+		}
+	}
+	const needle = (filter ?? '').toLowerCase();
+	return {
+		results: [...seen]
+			.filter(([id, label]) => !needle || label.toLowerCase().includes(needle) || id === needle)
+			.map(([id, label]) => ({ name: label, value: id })),
+	};
+}
+
+export const listSearchMethods = {
+	async searchCustomers(
+		this: ILoadOptionsFunctions,
+		filter?: string,
+		paginationToken?: string,
+	): Promise<INodeListSearchResult> {
+		const found = await searchCollection(
+			this,
+			{ path: '/customers' },
+			(r) => `${r.company} (${r.id})`,
+			filter,
+			paginationToken,
+		);
+		// Company admins and extension users may also use their own account as "me".
+		if (!paginationToken && (!filter || 'me'.includes(filter.toLowerCase()))) {
+			found.results.unshift({ name: 'Me (my own account)', value: 'me' });
+		}
+		return found;
+	},
+	searchEndpoints,
+	/** Who may send SMS: approved caller IDs with SMS allowed, and the customer's SMS-enabled numbers. */
+	async searchSmsSenders(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+		const client = createClient(this, hostedPbxApi);
+		const customer = { [CUSTOMER]: currentCustomer(this) };
+		const [callerIds, numbers] = await Promise.all(
+			['outgoingcallerids', 'phonenumbers'].map(async (collection) =>
+				pbxRecords(
+					await client.request({ method: 'GET', ...customerPath(customer, `/${collection}`), qs: { pageSize: SEARCH_PAGE_SIZE } }),
+					'Search SMS senders',
+				).filter(isRecord),
+			),
+		);
+		const senders = [
+			...callerIds.filter((c) => c.allowSms).map((c) => ({ name: `${c.number} (approved caller ID)`, value: String(c.number) })),
+			...numbers.filter((n) => n.smsEnabled).map((n) => ({ name: `${n.number} (SMS-enabled number)`, value: String(n.number) })),
+		];
+		const needle = (filter ?? '').toLowerCase();
+		return { results: senders.filter((s) => !needle || s.name.toLowerCase().includes(needle)) };
+	},
+	...Object.fromEntries(
+		Object.entries(SEARCHABLE).map(([collection, label]) => [
+			searchMethodName(collection),
+			async function (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) {
+				return await searchCollection(
+					this,
+					customerPath({ [CUSTOMER]: currentCustomer(this) }, `/${collection}`),
+					label,
+					filter,
+					paginationToken,
+				);
+			},
+		]),
+	),
+};

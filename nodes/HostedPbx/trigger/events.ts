@@ -1,0 +1,162 @@
+import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { filtersField } from '../../shared/describe';
+import { idFromUri } from '../../shared/params';
+import { parseParty } from '../records';
+
+/**
+ * Every event of the Hosted PBX Trigger in one table: what it means, where it comes from (the live
+ * stream, or a list polled at n8n's Poll Times) and the item it gives. The node's Events parameter,
+ * the stream, the polling and the recovery of missed live events all read this table.
+ */
+
+interface EventBase {
+	/** Stored in workflows. */
+	value: string;
+	name: string;
+	/** n8n's node panel shows this as an entry of its own ("On missed call"). */
+	action: string;
+	description: string;
+}
+
+/** An event the stream pushes (`event` of the stream object). */
+export interface LiveEvent extends EventBase {
+	source: 'stream';
+	/** The history list that keeps a record of it, for recovering what the stream missed; none for a delivery receipt. */
+	recoveredFrom?: 'calls' | 'sms';
+}
+
+/** An event found in a list at each poll. Events of one list share its read. */
+export interface PolledEvent extends EventBase {
+	source: 'calls' | 'sms';
+	/** A server-side filter of the list (the call history has some; the SMS list none). */
+	query: (filters: IDataObject) => IDataObject;
+	matches: (record: IDataObject, filters: IDataObject) => boolean;
+}
+
+export type PbxEvent = LiveEvent | PolledEvent;
+
+const OUTCOMES = ['ANSWERED', 'NO_ANSWER', 'BUSY', 'FAILED'];
+
+function callRecordMatches(record: IDataObject, filters: IDataObject): boolean {
+	const direction = String(filters.direction ?? 'any');
+	const outcomes = (filters.outcomes as string[] | undefined) ?? [];
+	return (direction === 'any' || String(record.direction).toLowerCase() === direction) && (outcomes.length === 0 || outcomes.includes(String(record.outcome)));
+}
+
+/** In the order n8n's panel lists them (by name). */
+export const EVENTS: PbxEvent[] = [
+	{
+		value: 'callRecord',
+		name: 'Call Finished',
+		action: 'On call finished',
+		description: 'Polled: a new call record, with filters on direction and outcome',
+		source: 'calls',
+		query: (filters) => (['in', 'out'].includes(String(filters.direction)) ? { direction: filters.direction } : {}),
+		matches: callRecordMatches,
+	},
+	{
+		value: 'inboundSms',
+		name: 'Inbound SMS (Full Text)',
+		action: 'On inbound SMS with full text',
+		description: 'Polled: an SMS received, with its whole text',
+		source: 'sms',
+		query: () => ({}),
+		matches: (record) => record.direction === 'IN',
+	},
+	{
+		value: 'incomingcall',
+		name: 'Incoming Call',
+		action: 'On incoming call',
+		description: 'Live: a call is ringing: caller number and name, endpoint',
+		source: 'stream',
+		recoveredFrom: 'calls',
+	},
+	{
+		value: 'missedCall',
+		name: 'Missed Call',
+		action: 'On missed call',
+		description: 'Polled: an inbound call that nobody answered',
+		source: 'calls',
+		query: () => ({ direction: 'in' }),
+		matches: (record) => record.direction === 'IN' && record.outcome !== 'ANSWERED',
+	},
+	{
+		value: 'smsdelivered',
+		name: 'SMS Delivered',
+		action: 'On SMS delivered',
+		description: 'Live: a delivery receipt for a sent SMS arrived (it carries no values)',
+		source: 'stream',
+	},
+	{
+		value: 'smsreceived',
+		name: 'SMS Received',
+		action: 'On SMS received',
+		description: 'Live: an SMS arrived: from, to and an excerpt',
+		source: 'stream',
+		recoveredFrom: 'sms',
+	},
+];
+
+export const isLive = (event: PbxEvent): event is LiveEvent => event.source === 'stream';
+export const LIVE_EVENTS = EVENTS.filter(isLive).map((event) => event.value);
+export const POLLED_EVENTS = EVENTS.filter((event) => !isLive(event)).map((event) => event.value);
+
+export const eventOptions: INodePropertyOptions[] = EVENTS.map(({ name, value, action, description }) => ({ name, value, action, description }));
+
+/** The events of these values, in table order. */
+export function eventsNamed(values: unknown): PbxEvent[] {
+	const chosen = Array.isArray(values) ? values : [values];
+	return EVENTS.filter((event) => chosen.includes(event.value));
+}
+
+/** Direction and outcome filters of Call Finished. */
+export const callRecordFilters: INodeProperties = filtersField(
+	[
+		{
+			displayName: 'Direction',
+			name: 'direction',
+			type: 'options',
+			default: 'any',
+			options: [
+				{ name: 'Any', value: 'any' },
+				{ name: 'Inbound', value: 'in' },
+				{ name: 'Outbound', value: 'out' },
+			],
+		},
+		{
+			displayName: 'Outcomes',
+			name: 'outcomes',
+			type: 'multiOptions',
+			default: [],
+			description: 'Only calls with one of these outcomes (all when none is chosen)',
+			options: OUTCOMES.map((value) => ({ name: value.replace('_', ' ').toLowerCase().replace(/^\w/, (c) => c.toUpperCase()), value })),
+		},
+	],
+	{ displayOptions: { show: { events: ['callRecord'] } } },
+);
+
+/** A stream event as one flat item: its name, its values at the top level, when it arrived. */
+export function liveEventItem(object: Record<string, unknown>, receivedAt: Date): IDataObject {
+	const values = (object.values && typeof object.values === 'object' ? object.values : {}) as IDataObject;
+	const item: IDataObject = { event: String(object.event), ...values, location: (object.location ?? null) as IDataObject[string], receivedAt: receivedAt.toISOString() };
+	if (typeof values.endpoint === 'string') item.endpointId = idFromUri(values.endpoint);
+	return item;
+}
+
+/** A call or SMS record as the item of a polled event, with caller and callee split into name and number. */
+export function polledItem(event: string, record: IDataObject): IDataObject {
+	const from = parseParty(record.from);
+	const to = parseParty(record.to);
+	return { event, ...record, fromName: from.name, fromNumber: from.number, toName: to.name, toNumber: to.number };
+}
+
+/** A history record as the live event it stands for, marked as recovered (the stream missed it). */
+export function recoveredItem(event: string, record: IDataObject): IDataObject {
+	const base = { recovered: true, recordId: String(record.id ?? ''), recordCreated: record.created ?? null, location: null };
+	if (event === 'incomingcall') {
+		const from = parseParty(record.from);
+		return { event, callerIdNumber: from.number, callerIdName: from.name, endpoint: null, endpointId: null, callId: record.callId ?? null, ...base };
+	}
+	return { event, to: record.to ?? null, from: record.from ?? null, excerpt: String(record.body ?? ''), body: record.body ?? null, ...base };
+}

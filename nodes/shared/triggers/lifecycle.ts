@@ -1,0 +1,213 @@
+import { createHash } from 'node:crypto';
+
+import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeProperties } from 'n8n-workflow';
+
+import { validationError } from '../errors';
+import { parameterIssues } from '../parameterChecks';
+import { clock } from '../timers';
+import { RecentIds } from './recentIds';
+
+/**
+ * What running triggers keep in the n8n process beside their static data, one record per trigger
+ * (workflow and node): the refusal gate, the persistent-failure reports, the running activation,
+ * the freshest copies of static data, duplicate memories. One map, one reset, the package's clock.
+ *
+ * Why each exists, measured in a real n8n:
+ * - Refusals: n8n answers a trigger's emitError by activating it again (at once on 2.x, a second
+ *   later on 1.x) and retries a failed activation at once, so a trigger that reconnected on each
+ *   activation sent a request a second while its credential was refused. After a refusal the next
+ *   attempt waits 60 s, then 15 minutes while it lasts; a changed credential is tried at once.
+ * - Activations: n8n 2.40 can activate one trigger node twice at once (its publication outbox and
+ *   reconciler racing) and keeps only the second close function.
+ * - Saved state: n8n 1.x activates a trigger again after its error with the workflow data of
+ *   the first activation, whose static data can predate every emit.
+ */
+
+export const FIRST_RETRY_MS = 60_000;
+export const LATER_RETRY_MS = 15 * 60_000;
+/** Attempts in a row that got no stream after which a failure counts as persistent (about 4 to 7 s of backoff). */
+export const PERSISTENT_FAILURE_ATTEMPTS = 5;
+/** A persistent stream failure is reported at most this often while it lasts (n8n re-activates the trigger on each report). */
+export const FAILURE_REPORT_INTERVAL_MS = LATER_RETRY_MS;
+
+export interface Refusal {
+	status: number;
+	message: string;
+	refusals: number;
+	nextAttemptAt: number;
+	/** Which credential values were refused (a hash: the values are never kept). */
+	fingerprint: string;
+	/** Refused while the trigger ran (not at a user's activation): n8n's own activations then wait instead of failing. */
+	whileRunning: boolean;
+}
+
+interface TriggerRecord {
+	refusal?: Refusal;
+	failureReportedAt?: number;
+	stopActivation?: () => Promise<void>;
+	queue?: Promise<unknown>;
+	states: Map<string, object>;
+	recentIds: Map<string, RecentIds>;
+}
+
+/** Triggers known at most; the oldest record is dropped beyond it (a process that ran a million workflows). */
+const MAX_TRIGGERS = 10_000;
+const records = new Map<string, TriggerRecord>();
+
+/** Forgets every trigger (a fresh process, as tests need between cases). */
+export function resetTriggers(): void {
+	records.clear();
+}
+
+/** A hash of a credential's values, to notice that the user changed them. */
+export function credentialFingerprint(credentials: ICredentialDataDecryptedObject): string {
+	const entries = Object.entries(credentials).sort(([a], [b]) => a.localeCompare(b));
+	return createHash('sha256').update(JSON.stringify(entries)).digest('hex');
+}
+
+/** What the user reads while a refusal holds. */
+export function refusalMessage(label: string, refusal: Refusal): string {
+	const when = new Date(refusal.nextAttemptAt).toISOString().replace(/\.\d{3}Z$/, 'Z');
+	return `${refusal.message} The trigger tries again at ${when} (or at once when the credential changes) and sends nothing to the ${label} until then.`;
+}
+
+/** The log level of a failed or closed connection: info when a working stream closed, a warning per failed attempt, an error once it persists. */
+export function failureLogLevel(failedAttempts: number): 'info' | 'warn' | 'error' {
+	if (failedAttempts === 0) return 'info';
+	return failedAttempts < PERSISTENT_FAILURE_ATTEMPTS ? 'warn' : 'error';
+}
+
+/** The process memory of one trigger node. */
+export class Trigger {
+	private readonly record: TriggerRecord;
+
+	constructor(readonly key: string) {
+		let record = records.get(key);
+		if (!record) {
+			if (records.size >= MAX_TRIGGERS) records.delete(records.keys().next().value as string);
+			record = { states: new Map(), recentIds: new Map() };
+			records.set(key, record);
+		}
+		this.record = record;
+	}
+
+	/** The refusal that still holds for these credential values, if an attempt must wait. */
+	pendingRefusal(fingerprint: string): Refusal | undefined {
+		const { refusal } = this.record;
+		if (!refusal) return undefined;
+		if (refusal.fingerprint !== fingerprint) {
+			this.record.refusal = undefined;
+			return undefined;
+		}
+		return clock.now() < refusal.nextAttemptAt ? refusal : undefined;
+	}
+
+	recordRefusal(status: number, message: string, fingerprint: string, whileRunning = false): Refusal {
+		const previous = this.record.refusal;
+		const same = previous?.fingerprint === fingerprint;
+		const refusals = same ? previous.refusals + 1 : 1;
+		this.record.refusal = {
+			status,
+			message,
+			refusals,
+			fingerprint,
+			whileRunning: whileRunning || Boolean(same && previous.whileRunning),
+			nextAttemptAt: clock.now() + (refusals === 1 ? FIRST_RETRY_MS : LATER_RETRY_MS),
+		};
+		return this.record.refusal;
+	}
+
+	/** The credentials were accepted, or a stream opened: no more waiting, and the next persistent failure is reported at once. */
+	recovered(): void {
+		this.record.refusal = undefined;
+		this.record.failureReportedAt = undefined;
+	}
+
+	/** Whether a persistent failure is to be reported now; if so, noted as reported. */
+	failureReportDue(): boolean {
+		const last = this.record.failureReportedAt;
+		if (last !== undefined && clock.now() - last < FAILURE_REPORT_INTERVAL_MS) return false;
+		this.record.failureReportedAt = clock.now();
+		return true;
+	}
+
+	/** Registers the running activation's `stop`, stopping the one it replaces; returns the release for the close function. */
+	async replaceActivation(stop: () => Promise<void>): Promise<() => void> {
+		const previous = this.record.stopActivation;
+		this.record.stopActivation = stop;
+		if (previous) await previous();
+		return () => {
+			if (this.record.stopActivation === stop) this.record.stopActivation = undefined;
+		};
+	}
+
+	/** Runs `work` after this trigger's previous work ended: two schedules of one poll node never poll at once. */
+	async oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+		const current = (this.record.queue ?? Promise.resolve()).catch(() => undefined).then(work);
+		this.record.queue = current;
+		try {
+			return await current;
+		} finally {
+			if (this.record.queue === current) this.record.queue = undefined;
+		}
+	}
+
+	/**
+	 * This trigger's state under `key` of its static data: the copy n8n handed over, or what this
+	 * process saved last if that is fresher (`freshness` orders two copies).
+	 */
+	load<State extends object>(staticData: IDataObject, key: string, freshness: (state: State) => number | undefined): State | undefined {
+		const handed = staticData[key] as State | undefined;
+		const saved = this.record.states.get(key) as State | undefined;
+		if (saved && (!handed || (freshness(saved) ?? 0) >= (freshness(handed) ?? 0))) return JSON.parse(JSON.stringify(saved)) as State;
+		return handed;
+	}
+
+	/**
+	 * Writes `state` under `key` of the static data. n8n saves static data with an emit only when it
+	 * saw a change on an object it loaded; a change inside an object created later goes unseen
+	 * (measured: a live trigger's state stayed empty through 10 emits). Assigning the key is seen.
+	 */
+	save(staticData: IDataObject, key: string, state: object): void {
+		staticData[key] = state as IDataObject;
+		this.record.states.set(key, state);
+	}
+
+	/** This trigger's memory of recent ids in one scope (test or production), with the limits given. */
+	recentIds(scope: string, maxEntries: number, ttlMs: number): RecentIds {
+		let memory = this.record.recentIds.get(scope);
+		if (memory) memory.configure(maxEntries, ttlMs);
+		else this.record.recentIds.set(scope, (memory = new RecentIds(maxEntries, ttlMs)));
+		return memory;
+	}
+}
+
+/** The trigger of a node context (workflow id and node id). */
+export function triggerOf(context: { getWorkflow(): { id?: string }; getNode(): INode }): Trigger {
+	const node = context.getNode();
+	return new Trigger(`${context.getWorkflow().id ?? ''}|${node.id ?? node.name}`);
+}
+
+/** A trigger's Options collection. */
+export function triggerOptions(options: INodeProperties[]): INodeProperties {
+	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options };
+}
+
+/** The heartbeat window option of a long-running trigger, with its own wording and range. */
+export function heartbeatTimeoutOption(description: string, extra: Partial<INodeProperties> = {}): INodeProperties {
+	return { displayName: 'Heartbeat Timeout (Seconds)', name: 'heartbeatTimeoutSeconds', type: 'number', default: 90, description, ...extra };
+}
+
+/**
+ * The numeric settings a trigger is about to use, each checked against its declaration (a finite
+ * number within its minValue and maxValue) before anything is sent: an expression bypasses the
+ * editor's limits, and NaN, a negative or a huge number would replay history, spin a timer or
+ * storm the API. A blank value is the declared default.
+ */
+export function numericSettings(node: INode, fields: INodeProperties[], values: IDataObject): Record<string, number> {
+	const given = Object.fromEntries(fields.map((field) => [field.name, values[field.name]]));
+	const found = parameterIssues(fields, given);
+	if (found.length) throw validationError(node, found);
+	const blank = (value: unknown) => value === undefined || value === null || value === '';
+	return Object.fromEntries(fields.map((field) => [field.name, Number(blank(given[field.name]) ? field.default : given[field.name])]));
+}

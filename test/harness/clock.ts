@@ -1,0 +1,105 @@
+import type { Clock } from '../../nodes/shared/timers';
+import { useClock } from '../../nodes/shared/timers';
+import { setSandboxTime } from '../../sandbox/core/clock';
+import { waitFor } from './wait';
+
+interface Timer {
+	at: number;
+	order: number;
+	resolve: () => void;
+}
+
+/** Lets pending callbacks and I/O that is already done run (several turns of the event loop). */
+export async function settle(turns = 5): Promise<void> {
+	for (let i = 0; i < turns; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * The package's clock under a test's control: waits, watchdogs, backoff and refusal gates move
+ * only when the test advances it, whatever the machine's load. Real I/O (the sandbox, n8n's
+ * request helper) still runs in real time; `advance` lets it settle between timers.
+ */
+export class FakeClock implements Clock {
+	private time: number;
+	private timers: Timer[] = [];
+	private sequence = 0;
+
+	constructor(start = Date.now()) {
+		this.time = start;
+	}
+
+	now(): number {
+		return this.time;
+	}
+
+	async sleep(ms: number, signal?: AbortSignal): Promise<void> {
+		if (signal?.aborted || !(ms > 0)) return;
+		await new Promise<void>((resolve) => {
+			const timer: Timer = { at: this.time + ms, order: this.sequence++, resolve };
+			this.timers.push(timer);
+			signal?.addEventListener(
+				'abort',
+				() => {
+					this.timers = this.timers.filter((t) => t !== timer);
+					resolve();
+				},
+				{ once: true },
+			);
+		});
+	}
+
+	/** Timers still waiting. */
+	get pending(): number {
+		return this.timers.length;
+	}
+
+	/** Moves time forward by `ms`, firing each timer that falls due in order and letting its work run. */
+	async advance(ms: number): Promise<void> {
+		const end = this.time + ms;
+		await settle();
+		for (;;) {
+			const due = this.timers.filter((t) => t.at <= end).sort((a, b) => a.at - b.at || a.order - b.order)[0];
+			if (!due) break;
+			this.timers = this.timers.filter((t) => t !== due);
+			this.time = Math.max(this.time, due.at);
+			due.resolve();
+			await settle();
+		}
+		this.time = end;
+		await settle();
+	}
+
+	/**
+	 * Waits for `probe` to give a value, moving time forward by `stepMs` whenever it has not yet
+	 * (I/O in between runs in real time), by `maxAdvanceMs` at most: a connected stream's watchdog
+	 * would fire past its heartbeat window.
+	 */
+	async advanceUntil<T>(probe: () => T | undefined | false, options: { stepMs?: number; maxAdvanceMs?: number } = {}): Promise<T> {
+		const { stepMs = 1000, maxAdvanceMs = 60_000 } = options;
+		for (let advanced = 0; ; advanced += stepMs) {
+			const value = await waitFor(probe, 50).catch(() => undefined);
+			if (value !== undefined) return value;
+			if (advanced >= maxAdvanceMs) return await waitFor(probe);
+			await this.advance(stepMs);
+		}
+	}
+}
+
+/**
+ * A fake clock for every test of the file, shared by the package and the sandbox running in the
+ * test's process (record times and windows agree): installed before each test, real time after.
+ */
+export function fakeClockForFile(): { readonly clock: FakeClock } {
+	const holder = { clock: new FakeClock() };
+	beforeEach(() => {
+		const clock = new FakeClock();
+		holder.clock = clock;
+		useClock(clock);
+		setSandboxTime(() => clock.now());
+	});
+	afterEach(() => {
+		useClock(undefined);
+		setSandboxTime(undefined);
+	});
+	return holder;
+}
