@@ -269,7 +269,7 @@ export function contexts(setup: NodeSetup) {
 			mode: WorkflowExecuteMode = 'trigger',
 			activation: WorkflowActivateMode = 'activate',
 		) =>
-			new TriggerContext(workflow, node, additionalData, mode, activation, ((data: INodeExecutionData[][]) => (persist(), emit(data))) as never, emitError),
+			new TriggerContext(workflow, node, additionalData, mode, activation, ((data: INodeExecutionData[][]) => (emit(data), persist())) as never, emitError),
 		poll: (mode: WorkflowExecuteMode = 'trigger') =>
 			new PollContext(workflow, node, additionalData, mode, 'activate'),
 		hook: (webhookData?: IWebhookData, mode: WorkflowExecuteMode = 'trigger') =>

@@ -20,7 +20,7 @@ function panelEntries(description: INodeTypeDescription): string[] {
 }
 
 const triggers: Array<[string, INodeType, number]> = [
-	['Hosted PBX Trigger', new HostedPbxTrigger().getNodeType(), 6],
+	['Hosted PBX Trigger', new HostedPbxTrigger(), 6],
 	['Wholesale Voice Trigger', new WholesaleVoiceTrigger(), 14],
 	['Voice Agent Trigger', new VoiceAgentTrigger(), 2],
 	['Conversation Intelligence Trigger', new ConversationIntelligenceTrigger(), 5],
@@ -34,7 +34,7 @@ test.each(triggers)('%s: every event is an entry of the node panel, named "On â€
 });
 
 test('searching "missed call" in the Hosted PBX entries finds "On missed call"', () => {
-	const entries = panelEntries(new HostedPbxTrigger().getNodeType().description);
+	const entries = panelEntries(new HostedPbxTrigger().description);
 	expect(entries.filter((e) => e.toLowerCase().includes('missed call'))).toEqual(['On missed call']);
 });
 

@@ -12,8 +12,8 @@ import { join } from 'node:path';
 
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { HostedPbxTriggerV1 as HostedPbxTrigger } from '../../nodes/HostedPbx/v1/HostedPbxTriggerV1.node';
-import { forgetRefusals } from '../../nodes/shared/triggers/refusals';
+import { HostedPbxTrigger } from '../../nodes/HostedPbx/HostedPbxTrigger.node';
+import { resetTriggers } from '../../nodes/shared/triggers/lifecycle';
 import { categoryOf } from '../../nodes/WholesaleVoice/trigger/events';
 import { forgetEverything } from '../../nodes/WholesaleVoice/trigger/memory';
 import { contexts } from '../harness/n8n';
@@ -78,7 +78,7 @@ describe('the Wholesale Voice Trigger', () => {
 
 describe('the Hosted PBX Trigger', () => {
 	test.each(load('pbx').map((f) => [f.name, f] as const))('%s streamed live: emitted with its values untouched', async (_name, fixture) => {
-		forgetRefusals();
+		resetTriggers();
 		const server = http.createServer((req, res) => {
 			res.writeHead(200, { 'content-type': 'application/json' });
 			res.write(`${JSON.stringify(fixture.body)}\n`);
@@ -89,7 +89,7 @@ describe('the Hosted PBX Trigger', () => {
 		const emitted: IDataObject[] = [];
 		const { trigger } = contexts({
 			node: new HostedPbxTrigger(),
-			parameters: { source: 'live', events: [event.event], options: { recoverMissedEvents: false } },
+			parameters: { events: [event.event], options: { recoverMissedEvents: false } },
 			credentials: { hostedPbxApi: { baseUrl: `${url}/api/v1`, username: 'user', password: 'secret-password' } },
 		});
 		const context = trigger(

@@ -189,7 +189,7 @@ test('an ended session ends: the last event says so, n8n is told once, and no to
 	expect(savedWithEmit).toEqual(emitted.map(() => true));
 	expect(errors[0].message).toMatch(/Session sess_demo_transcript is over \(the session_ended event arrived/);
 	const saved = JSON.parse(JSON.stringify(staticData())) as IDataObject;
-	expect(saved.ended).toEqual({ at: expect.any(String), reason: expect.stringMatching(/session_ended/) });
+	expect((saved.session as IDataObject).ended).toEqual({ at: expect.any(String), reason: expect.stringMatching(/session_ended/) });
 	const tokens = tokenRequests().length;
 	// n8n activating it again, or a restart with the saved static data: fails at once, asks nothing.
 	await expect(startTrigger({ sessionId: 'sess_demo_transcript' }, { staticData: saved })).rejects.toThrow(/is over/);
@@ -228,7 +228,7 @@ test('a restart resumes after the last event it emitted', async () => {
 	await waitFor(() => first.emitted.length === 5);
 	await first.response.closeFunction?.();
 	const saved = JSON.parse(JSON.stringify(first.staticData())) as IDataObject;
-	expect(saved.lastEventId).toBe(first.emitted[4].stream_event_id);
+	expect((saved.session as IDataObject).lastEventId).toBe(first.emitted[4].stream_event_id);
 	await admin('/sessions/sess_demo_transcript/script', { events: Array.from({ length: 3 }, () => ({ event_type: 'operator_result' })), intervalMs: 1, wait: true });
 	const second = await startTrigger({ sessionId: 'sess_demo_transcript', eventTypes: ['operator_result'] }, { staticData: saved });
 	await waitFor(() => second.emitted.length === 3);

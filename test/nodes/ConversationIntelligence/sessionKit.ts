@@ -1,19 +1,12 @@
-import { forgetFailureReports } from '../../../nodes/shared/triggers/failureReports';
-import { forgetRefusals } from '../../../nodes/shared/triggers/refusals';
-import { forgetTriggerMemories } from '../../../nodes/shared/triggers/triggerMemory';
+import { resetTriggers } from '../../../nodes/shared/triggers/lifecycle';
 import type { Sandbox } from '../../../sandbox';
 import { sandboxForFile } from '../../harness/sandboxForFile';
 
 /**
  * One sandbox for the test file, handed over through `started`; before each test it is reset and
- * what the trigger keeps per process is forgotten (refusals, resume states, failure reports), as
- * in a fresh n8n.
+ * what the process keeps of triggers is forgotten, as in a fresh n8n.
  */
 export function sessionTestBed(started: (sandbox: Sandbox) => void): void {
 	sandboxForFile(started);
-	beforeEach(() => {
-		forgetRefusals();
-		forgetTriggerMemories();
-		forgetFailureReports();
-	});
+	beforeEach(() => resetTriggers());
 }

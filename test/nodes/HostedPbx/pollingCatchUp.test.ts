@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { createdAt, recordsAfter } from '../../../nodes/HostedPbx/trigger/history';
+import { createdAt } from '../../../nodes/HostedPbx/records';
+import { recordsAfter } from '../../../nodes/HostedPbx/trigger/history';
 import { MAX_RETURN_ALL_RECORDS } from '../../../nodes/shared/pagination';
 import { scripted } from '../../harness/scriptedClient';
 

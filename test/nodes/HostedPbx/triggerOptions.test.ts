@@ -1,17 +1,16 @@
 import type { INodeExecutionData, INodeParameters, INodeProperties } from 'n8n-workflow';
 
-import { PbxLiveStream } from '../../../nodes/HostedPbx/trigger/liveStream';
+import { HostedPbxTrigger } from '../../../nodes/HostedPbx/HostedPbxTrigger.node';
 import { pollNewRecords, primeCursor } from '../../../nodes/HostedPbx/trigger/history';
-import { HEARTBEAT_INTERVAL_SECONDS } from '../../../nodes/HostedPbx/trigger/triggerRuntime';
-import { HostedPbxTriggerV1 } from '../../../nodes/HostedPbx/v1/HostedPbxTriggerV1.node';
-import { HostedPbxTriggerV2 } from '../../../nodes/HostedPbx/HostedPbxTrigger.node';
+import { HEARTBEAT_INTERVAL_SECONDS } from '../../../nodes/HostedPbx/trigger/live';
+import { ReconnectingStream } from '../../../nodes/shared/streams/reconnectingStream';
 import type { Sandbox } from '../../../sandbox';
 import { contexts } from '../../harness/n8n';
 import { scripted } from '../../harness/scriptedClient';
 import { locator, pbxCredentials, triggerLifecycle } from './pbxTestKit';
 
 /**
- * The numeric options of both versions of the Hosted PBX Trigger come from expressions too, past
+ * The numeric options of the Hosted PBX Trigger come from expressions too, past
  * the editor's limits: each is refused before anything is sent unless it is a finite number within
  * its declared range (blank is the default).
  */
@@ -21,9 +20,8 @@ const open = triggerLifecycle((started) => (sandbox = started));
 
 
 const requests = () => sandbox.context.log.list({ pathPrefix: '/api/v1' }).length;
-const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
 
-function setup(node: HostedPbxTriggerV1 | HostedPbxTriggerV2, parameters: INodeParameters) {
+function setup(node: HostedPbxTrigger, parameters: INodeParameters) {
 	const { trigger, poll } = contexts({
 		node,
 		parameters: { customerId: locator('me'), options: {}, ...parameters },
@@ -33,16 +31,15 @@ function setup(node: HostedPbxTriggerV1 | HostedPbxTriggerV2, parameters: INodeP
 	return {
 		trigger: async (mode: 'trigger' | 'manual' = 'trigger') => {
 			const context = trigger((_data: INodeExecutionData[][]) => undefined, () => undefined, mode);
-			const response = await (node as HostedPbxTriggerV1).trigger.call(context);
+			const response = await node.trigger.call(context);
 			open.push(response);
 			return response;
 		},
-		poll: async (mode: 'trigger' | 'manual' = 'trigger') => await (node as HostedPbxTriggerV2).poll.call(poll(mode)),
+		poll: async (mode: 'trigger' | 'manual' = 'trigger') => await node.poll.call(poll(mode)),
 	};
 }
 
-const v1 = (parameters: INodeParameters) => setup(new HostedPbxTriggerV1(), parameters);
-const v2 = (parameters: INodeParameters) => setup(new HostedPbxTriggerV2(), parameters);
+const v2 = (parameters: INodeParameters) => setup(new HostedPbxTrigger(), parameters);
 
 describe('Look-Back Window (Minutes)', () => {
 	test.each([
@@ -50,7 +47,7 @@ describe('Look-Back Window (Minutes)', () => {
 		['a negative number', -5, /-5 is out of range/],
 		['less than a minute', 0.5, /0\.5 is out of range/],
 		['more than a day', 1e9, /1000000000 is out of range/],
-	])('%s is refused by version 2 before any request, naming the field and the rule', async (_name, value, problem) => {
+	])('%s is refused before any request, naming the field and the rule', async (_name, value, problem) => {
 		const node = v2({ events: ['inboundSms'], options: { lookbackMinutes: value } });
 		const refusal = node.poll().then(
 			() => undefined,
@@ -66,7 +63,7 @@ describe('Look-Back Window (Minutes)', () => {
 		expect(requests()).toBe(0);
 	});
 
-	test('version 2 never replays history: a text value cannot turn every poll into the whole inbound SMS list', async () => {
+	test('history is never replayed: a text value cannot turn every poll into the whole inbound SMS list', async () => {
 		for (let i = 0; i < 30; i++) sandbox.pbx.injectInboundSms({ body: `old ${i}`, created: new Date(Date.now() - 3_600_000 + i * 1000).toISOString() });
 		const node = v2({ events: ['inboundSms'], options: { lookbackMinutes: '10 min' } });
 		const emitted: number[] = [];
@@ -83,13 +80,6 @@ describe('Look-Back Window (Minutes)', () => {
 		expect(Date.now() - query[1]).toBeLessThan(11 * 60_000);
 	});
 
-	test('version 1 refuses it at activation, before any request', async () => {
-		await expect(v1({ source: 'poll', pollEvent: 'missedCall', options: { lookbackMinutes: '10 min' } }).trigger()).rejects.toThrow(
-			/^Invalid Look-Back Window \(Minutes\): "10 min" is not a finite number/,
-		);
-		expect(requests()).toBe(0);
-	});
-
 	test('the cursor itself refuses a window that is no positive number (NaN would keep no id as seen)', async () => {
 		const { client, requests: sent } = scripted(() => ({ items: [] }));
 		const source = { collection: 'calls' as const, query: {}, matches: () => true };
@@ -102,7 +92,7 @@ describe('Look-Back Window (Minutes)', () => {
 
 describe('Heartbeat Timeout (Seconds)', () => {
 	test('its range agrees with the spec: longer than the 60 s heartbeat interval, the default within it', () => {
-		for (const node of [new HostedPbxTriggerV1(), new HostedPbxTriggerV2()]) {
+		for (const node of [new HostedPbxTrigger()]) {
 			const options = node.description.properties.find((p) => p.name === 'options')!.options as INodeProperties[];
 			const heartbeat = options.find((o) => o.name === 'heartbeatTimeoutSeconds')!;
 			expect(HEARTBEAT_INTERVAL_SECONDS).toBe(60);
@@ -117,8 +107,8 @@ describe('Heartbeat Timeout (Seconds)', () => {
 		['0 (would never notice a dead connection)', 0, /0 is out of range/],
 		['negative', -1, /-1 is out of range/],
 		['huge', 1e12, /1000000000000 is out of range/],
-	])('%s is refused at activation by both versions, before the stream opens', async (_name, value, problem) => {
-		for (const node of [v1({ source: 'live', events: ['incomingcall'], options: { heartbeatTimeoutSeconds: value } }), v2({ events: ['incomingcall'], options: { heartbeatTimeoutSeconds: value } })]) {
+	])('%s is refused at activation, before the stream opens', async (_name, value, problem) => {
+		for (const node of [v2({ events: ['incomingcall'], options: { heartbeatTimeoutSeconds: value } })]) {
 			const error = await node.trigger().then(
 				() => undefined,
 				(failure: Error & { description?: string }) => failure,
@@ -132,10 +122,7 @@ describe('Heartbeat Timeout (Seconds)', () => {
 	});
 
 	// The old code froze the whole process here: the watchdog's check interval became NaN and its loop never slept.
-	test('"90s" from an expression is refused by both versions (and by a version 2 test run), before the stream opens', async () => {
-		await expect(v1({ source: 'live', events: ['incomingcall'], options: { heartbeatTimeoutSeconds: '90s' } }).trigger()).rejects.toThrow(
-			/^Invalid Heartbeat Timeout \(Seconds\): "90s" is not a finite number/,
-		);
+	test('"90s" from an expression is refused at activation and in a test run, before the stream opens', async () => {
 		const node = v2({ events: ['incomingcall'], options: { heartbeatTimeoutSeconds: '90s' } });
 		await expect(node.trigger()).rejects.toThrow(/^Invalid Heartbeat Timeout \(Seconds\): "90s" is not a finite number/);
 		await expect(node.poll('manual')).rejects.toThrow(/^Invalid Heartbeat Timeout \(Seconds\)/);
@@ -150,35 +137,8 @@ describe('Heartbeat Timeout (Seconds)', () => {
 	test('the live stream itself refuses a heartbeat window that is no positive, finite number', () => {
 		for (const heartbeatWindowMs of [NaN, 0, -1000, Infinity]) {
 			expect(
-				() => new PbxLiveStream({ open: async () => await Promise.reject(new Error('not opened')), heartbeatWindowMs, onObject: () => {}, onIncident: () => {}, onRefused: () => 0 }),
+				() => new ReconnectingStream({ connect: async () => await Promise.reject(new Error('not opened')), framing: () => ({ push: () => {}, end: () => {} }), heartbeatWindowMs, onRefused: () => 0 }),
 			).toThrow(RangeError);
 		}
-	});
-});
-
-describe('Poll Every (Seconds), version 1', () => {
-	test.each([
-		['0', 0, /0 is out of range/],
-		['below 10 s', 1, /1 is out of range/],
-		['text', 'every minute', /"every minute" is not a finite number/],
-		['more than a day', 1e10, /10000000000 is out of range/],
-	])('%s is refused at activation before any request, naming the field and the rule', async (_name, value, problem) => {
-		const error = await v1({ source: 'poll', pollEvent: 'missedCall', pollIntervalSeconds: value })
-			.trigger()
-			.then(
-				() => undefined,
-				(failure: Error & { description?: string }) => failure,
-			);
-		expect(error?.message).toMatch(/^Invalid Poll Every \(Seconds\): /);
-		expect(error?.message).toMatch(problem);
-		expect(error?.description).toMatch(/Rule: a number from 10 to 86400/);
-		expect(requests()).toBe(0);
-	});
-
-	test('a blank value polls at the default (60 s), not every 100 ms', async () => {
-		await v1({ source: 'poll', pollEvent: 'missedCall', pollIntervalSeconds: '' }).trigger();
-		expect(requests()).toBe(1); // the cursor primed at activation
-		await sleep(600);
-		expect(requests()).toBe(1);
 	});
 });
