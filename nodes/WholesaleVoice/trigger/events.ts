@@ -381,6 +381,18 @@ const OWN_TIME: Record<string, { fields: string[]; zone: 'utc' | 'uk' }> = {
 	[INBOUND_SMS_APP]: { fields: ['time', 'received'], zone: 'utc' },
 };
 
+/**
+ * The fields an inbound SMS carries, any one of which makes a document without `app` an inbound
+ * SMS: the public docs' (`originator`, `destination`, `message`, `length`, `time`) and the
+ * sandbox's (`from`, `to`, `message`, `received`). The spec shows no inbound SMS document.
+ */
+const INBOUND_SMS_FIELDS = ['message', 'originator', 'destination', 'length', 'time', 'from', 'to', 'received'];
+
+function carriesSmsField(document: IDataObject): boolean {
+	const data = isRecord(document.data) ? document.data : {};
+	return INBOUND_SMS_FIELDS.some((field) => Object.hasOwn(document, field) || Object.hasOwn(data, field));
+}
+
 /** `base` (a fresh object) with the fields added; a field named like a wrapper field as `data_<name>`. */
 function merge(base: IDataObject, fields: IDataObject): IDataObject {
 	let clash = false;
@@ -420,6 +432,7 @@ function callsInProgressFields(data: IDataObject): IDataObject {
 export function documentEvents(document: unknown, options: EventOptions): DeliveryDocument | { reason: string } {
 	if (!isRecord(document)) return { reason: `a document is ${Array.isArray(document) ? 'an array' : typeof document}, not an object` };
 	const declared = text(document.app);
+	if (declared === undefined && !carriesSmsField(document)) return { reason: 'a document has no app and no field of an inbound SMS' };
 	const app = declared ?? INBOUND_SMS_APP;
 	let id = text(document.id);
 	let fieldsList: IDataObject[];

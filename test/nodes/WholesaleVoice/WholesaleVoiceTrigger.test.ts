@@ -356,6 +356,26 @@ describe('bodies that cannot be read', () => {
 		expect(warnings[1]).toMatch(/a delivery it could not read/);
 	});
 
+	test('a body with no app and no field of an inbound SMS ({} from an allowed address) is unreadable: 400, logged, no run', async () => {
+		const trigger = await hosted(OPEN);
+		const reason = 'a document has no app and no field of an inbound SMS';
+		for (const [body, type] of [
+			['{}', 'text/json'],
+			['{}', 'application/json'],
+			['foo=bar', 'application/x-www-form-urlencoded'],
+		]) {
+			expect(await post(trigger.url, body, { 'content-type': type })).toEqual({ status: 400, body: { error: reason } });
+		}
+		expect(trigger.deliveries.every((d) => d.result.workflowData === undefined)).toBe(true);
+		expect(warnings).toEqual([expect.stringContaining(`could not read: ${reason} (Content-Type text/json, 2 bytes, from 127.0.0.1)`)]);
+		// A message with a field an inbound SMS carries still runs.
+		expect((await post(trigger.url, '{"originator":"447700900321","message":"Hi"}', { 'content-type': 'application/json' })).status).toBe(200);
+		expect(trigger.emitted()).toEqual([expect.objectContaining({ app: 'sms_inbound', originator: '447700900321', message: 'Hi' })]);
+		const emitting = await hosted({ ...OPEN, options: { unparseable: 'emit' } });
+		expect((await post(emitting.url, '{}', { 'content-type': 'text/json' })).status).toBe(400);
+		expect(emitting.emitted()).toEqual([expect.objectContaining({ app: 'unparseable', error: reason, body: '{}' })]);
+	});
+
 	test('"Start the Workflow" option: still 400, and an item with the reason and the body as received', async () => {
 		const trigger = await hosted({ ...OPEN, options: { unparseable: 'emit' } });
 		const answer = await post(trigger.url, '{"app":"cdr",', { 'content-type': 'text/json' });

@@ -306,6 +306,32 @@ describe('items: one flat item per event', () => {
 		expect(item).toMatchObject({ app: 'sms_inbound', eventTime: '2026-03-01T09:30:00Z', eventTimeSource: 'time', time: '2026-03-01 09:30:00' });
 	});
 
+	test('a document without app counts as an inbound SMS only with a field one carries; else it cannot be read', () => {
+		const reason = 'a document has no app and no field of an inbound SMS';
+		const bodies: Array<[string, string]> = [
+			['{}', 'text/json'],
+			['{}', 'application/json'],
+			['[{"app":"cdr","id":"c1"},{}]', 'text/json'],
+			['{"id":"x1","timestamp":"2026-03-01T10:00:00Z"}', 'text/json'],
+			['foo=bar', 'application/x-www-form-urlencoded'],
+			['{"payload":"not json"}', 'text/json'],
+		];
+		for (const [body, type] of bodies) expect({ body, result: deliveryEvents(docs(body, type), opts()) }).toEqual({ body, result: { ok: false, reason } });
+		// One field is enough: the public docs' (originator, destination, message, length, time), the sandbox's (from, to, received), or inside data.
+		const documents: IDataObject[] = [
+			{ originator: '447700900321' },
+			{ destination: '447700900123' },
+			{ message: '' },
+			{ length: 0 },
+			{ time: '2026-03-01 09:30:00' },
+			{ from: '447700900321' },
+			{ to: '447700900123' },
+			{ received: '2026-03-01 09:00:00' },
+			{ id: 'si_2', data: { originator: '447700900321', message: 'Hi' } },
+		];
+		for (const document of documents) expect(documentEvents(document, opts())).toMatchObject({ app: 'sms_inbound', category: 'sms_inbound' });
+	});
+
 	test('the legacy inbound SMS (app mvno_inbound_sms, form payload=) is an Inbound SMS: its category, its fields untouched', () => {
 		const form = 'payload=%7B%22app%22%3A%22mvno_inbound_sms%22%2C%22id%22%3A%22fi_4222%22%2C%22data%22%3A%7B%22originator%22%3A%22447700900321%22%2C%22destination%22%3A%22447700900123%22%2C%22length%22%3A12%2C%22message%22%3A%22Hello+World.%22%7D%7D';
 		const [document] = docs(form, 'application/x-www-form-urlencoded');
