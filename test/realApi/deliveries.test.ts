@@ -61,7 +61,8 @@ describe('the Wholesale Voice Trigger', () => {
 			const items = host.emitted();
 			expect(items.length).toBeGreaterThan(0);
 			const item = items[0];
-			expect(item).toMatchObject({ app, id: document.id ?? null });
+			// A legacy fax has no id: its hash identifies it.
+			expect(item).toMatchObject({ app, id: document.id ?? document.hash ?? null });
 			const data = document.data;
 			if (data && typeof data === 'object' && !Array.isArray(data)) {
 				for (const [key, value] of Object.entries(data as IDataObject)) {

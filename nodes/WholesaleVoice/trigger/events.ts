@@ -37,6 +37,12 @@ export const LEGACY_INBOUND_SMS_APP = 'mvno_inbound_sms';
 export const OTHER_APPS = 'other';
 /** The `app` of an item reporting a body that could not be read (when the user asks for such items). */
 export const UNPARSEABLE_APP = 'unparseable';
+/**
+ * What the public docs name both a received fax (legacy `http` mode: the fax's `hash` beside
+ * `app`, no `id`; mode `http_json`: an `id`) and an outbound fax's status report (`id`,
+ * `data.dtime`, `data.status`). Not a webhook app of the spec: chosen under Other Apps.
+ */
+export const FAX_APP = 'fax_inbound';
 
 export const EVENT_CHOICES: Array<{ name: string; action: string; value: string; description: string }> = [
 	{ name: 'Call Inbound', action: 'On inbound call', value: 'call_inbound', description: 'An inbound call at each stage (ringing, answered, hangup)' },
@@ -379,6 +385,8 @@ const OWN_TIME: Record<string, { fields: string[]; zone: 'utc' | 'uk' }> = {
 	inprogress_summary: { fields: ['datetime'], zone: 'uk' },
 	// The spec shows no inbound SMS document: real payloads carry `time`, the sandbox `received` (GMT).
 	[INBOUND_SMS_APP]: { fields: ['time', 'received'], zone: 'utc' },
+	// The public docs: a received fax's `time`, an outbound fax report's `dtime`.
+	[FAX_APP]: { fields: ['time', 'dtime'], zone: 'utc' },
 };
 
 /**
@@ -393,14 +401,18 @@ function carriesSmsField(document: IDataObject): boolean {
 	return INBOUND_SMS_FIELDS.some((field) => Object.hasOwn(document, field) || Object.hasOwn(data, field));
 }
 
-/** `base` (a fresh object) with the fields added; a field named like a wrapper field as `data_<name>`. */
+/**
+ * `base` (a fresh object) with the fields added; a field named like a wrapper field (or `hash`,
+ * when the wrapper gave one) as `data_<name>`.
+ */
 function merge(base: IDataObject, fields: IDataObject): IDataObject {
+	const taken = (key: string) => WRAPPER_FIELDS.has(key) || (key === 'hash' && base.hash !== undefined);
 	let clash = false;
-	for (const key of Object.keys(fields)) if (WRAPPER_FIELDS.has(key) || key === PROTOTYPE_KEY) clash = true;
+	for (const key of Object.keys(fields)) if (taken(key) || key === PROTOTYPE_KEY) clash = true;
 	// Object.assign, not `{...base, ...fields}`: two spreads of non-literal objects take a slow
 	// path in V8 (tens of microseconds for a CDR), and this runs for every delivery.
 	if (!clash) return Object.assign(base, fields);
-	for (const [key, value] of Object.entries(fields)) if (key !== PROTOTYPE_KEY) base[WRAPPER_FIELDS.has(key) ? `data_${key}` : key] = value;
+	for (const [key, value] of Object.entries(fields)) if (key !== PROTOTYPE_KEY) base[taken(key) ? `data_${key}` : key] = value;
 	return base;
 }
 
@@ -434,7 +446,9 @@ export function documentEvents(document: unknown, options: EventOptions): Delive
 	const declared = text(document.app);
 	if (declared === undefined && !carriesSmsField(document)) return { reason: 'a document has no app and no field of an inbound SMS' };
 	const app = declared ?? INBOUND_SMS_APP;
-	let id = text(document.id);
+	// A received fax in the legacy mode has no id: its hash (the key to fetch it) identifies it.
+	const hash = declared === undefined ? undefined : text(document.hash);
+	let id = text(document.id) ?? hash;
 	let fieldsList: IDataObject[];
 	if (declared === undefined) {
 		// Inbound SMS: the document is the message itself.
@@ -464,7 +478,8 @@ export function documentEvents(document: unknown, options: EventOptions): Delive
 	fieldsList.forEach((fields, index) => {
 		let eventTime = normaliseTime(timestamp, 'utc');
 		let eventTimeSource = eventTime ? 'timestamp' : 'receivedAt';
-		const own = OWN_TIME[categoryOf(app)];
+		// Own fields (never a prototype's): an app may be named anything.
+		const own = OWN_TIME[Object.hasOwn(OWN_TIME, app) ? app : categoryOf(app)];
 		for (const field of eventTime ? [] : (own?.fields ?? [])) {
 			eventTime = normaliseTime(fields[field], own!.zone);
 			if (eventTime) {
@@ -481,6 +496,7 @@ export function documentEvents(document: unknown, options: EventOptions): Delive
 			receivedAt,
 		};
 		if (app === REPORT_APP) base.hash = id ?? null;
+		else if (hash !== undefined) base.hash = hash;
 		const item = merge(base, fields);
 		if (Object.keys(options.query).length) item.query = options.query;
 		if (fieldsList.length > 1) item.dataIndex = index;
@@ -488,14 +504,15 @@ export function documentEvents(document: unknown, options: EventOptions): Delive
 		else items.push(item);
 	});
 
-	const status = app === SMS_STATUS_APP ? String(items[0]?.status ?? '') : '';
+	// One SMS or outbound fax has several status reports under one id: each status is its own event.
+	const withStatus = app === SMS_STATUS_APP || (app === FAX_APP && items[0]?.status !== undefined);
 	return {
 		app,
 		category: categoryOf(app),
 		// Report callbacks are never dropped: an identical report requested again after collection
 		// may carry the same hash, and a dropped callback loses a file that expires uncollected; a
 		// repeated one costs one fetch that answers "gone".
-		dedupeKey: id === undefined || app === REPORT_APP ? undefined : `${app}\n${id}${app === SMS_STATUS_APP ? `\n${status}` : ''}`,
+		dedupeKey: id === undefined || app === REPORT_APP ? undefined : `${app}\n${id}${withStatus ? `\n${String(items[0]?.status ?? '')}` : ''}`,
 		items,
 	};
 }

@@ -7,7 +7,7 @@ import { phpJson } from '../../../sandbox/wholesale/php';
 import { binaryBuffer } from '../../harness/n8n';
 import { waitFor } from '../../harness/wait';
 import type { HostOptions, HostedTrigger } from './triggerKit';
-import { OPEN, hostTrigger, post, sandboxDeliver, wholesaleCredentials } from './triggerKit';
+import { OPEN, hostTrigger, post, realDelivery, sandboxDeliver, wholesaleCredentials } from './triggerKit';
 
 /**
  * The Wholesale Voice Trigger through n8n's own WebhookContext and WorkflowExecute, fed by the
@@ -175,6 +175,28 @@ describe('every app and body form', () => {
 		// The legacy form mode has no Unicode: the platform sends `?` for what Latin-1 lacks.
 		expect(form).toMatchObject({ app: 'sms_inbound', id: 'in-form', message: 'Prix: 5 ? ? merci', timestamp: null });
 		expect(form.eventTime).toBe(`${(form.received as string).replace(' ', 'T')}Z`);
+	});
+
+	test('a received fax posted as the legacy form (public docs, payload=): its hash kept and as the id, so the retry is dropped', async () => {
+		const trigger = await hosted({ ...OPEN, events: ['other'] });
+		const fax = realDelivery('http-post-fax-inbound-legacy-form');
+		const hash = '7e2bb7bb87300ff83c657b04b07b8261';
+		expect((await post(trigger.url, fax.body, { 'content-type': fax.contentType })).status).toBe(200);
+		expect((await post(trigger.url, fax.body, { 'content-type': fax.contentType })).status).toBe(200);
+		await trigger.settled();
+		expect(trigger.runs.map((run) => run.map((i) => i.json))).toEqual([
+			[expect.objectContaining({ app: 'fax_inbound', id: hash, hash, eventTimeSource: 'receivedAt', time: '2015-02-30 12:34:56', station: 'MYFAX', pages: 1 })],
+		]);
+		// Outbound fax reports: one fax, several statuses, each a run, its dtime the event time; a repeated status is dropped.
+		const report = (status: number, dtime: string) => `payload=${encodeURIComponent(JSON.stringify({ app: 'fax_inbound', id: 'b902e8e46b91900af276f52995a3082e', data: { dtime, status } }))}`;
+		for (const [status, dtime] of [[1, '2026-03-01 09:00:00'], [10, '2026-03-01 09:01:30'], [10, '2026-03-01 09:01:30']] as const) {
+			expect((await post(trigger.url, report(status, dtime), { 'content-type': 'application/x-www-form-urlencoded' })).status).toBe(200);
+		}
+		await trigger.settled();
+		expect(trigger.emitted().slice(1).map((i) => [i.status, i.eventTime, i.eventTimeSource])).toEqual([
+			[1, '2026-03-01T09:00:00Z', 'dtime'],
+			[10, '2026-03-01T09:01:30Z', 'dtime'],
+		]);
 	});
 
 	test('the payload variable as multipart/form-data (n8n reads the form itself) gives the same item; XML is answered 415', async () => {

@@ -5,9 +5,11 @@
  * types it knows, `req.ip` computed the way Express does for N8N_PROXY_HOPS), then runs the
  * node's execute() on what it emitted through n8n's WorkflowExecute, as the execution's first step.
  */
+import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { parse as parseQueryString } from 'node:querystring';
 
 import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, INodeParameters, IWebhookData, IWebhookResponseData } from 'n8n-workflow';
@@ -180,4 +182,12 @@ export async function post(url: string, body: string | Buffer, headers: Record<s
 	const response = await fetch(url, { method: 'POST', headers, body });
 	const text = await response.text();
 	return { status: response.status, body: text ? (JSON.parse(text) as unknown) : undefined };
+}
+
+/** A form-encoded HTTP POST of the public docs, as kept in the real-API fixtures. */
+export function realDelivery(name: string): { body: string; contentType: string } {
+	const file = join(__dirname, '../../fixtures/real-api/wholesale/http-post.json');
+	const fixture = (JSON.parse(readFileSync(file, 'utf8')) as Array<{ name: string; body: string; contentType: string }>).find((f) => f.name === name);
+	if (!fixture) throw new Error(`no fixture ${name}`);
+	return fixture;
 }

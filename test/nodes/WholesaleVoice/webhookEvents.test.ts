@@ -14,6 +14,7 @@ import {
 	parseParsedBody,
 } from '../../../nodes/WholesaleVoice/trigger/events';
 import { formEncode, phpJson } from '../../../sandbox/wholesale/php';
+import { realDelivery } from './triggerKit';
 
 const RECEIVED = new Date('2026-03-01T10:00:05.250Z');
 const opts = (extra: Partial<{ splitCalls: boolean; query: IDataObject }> = {}) => ({ splitCalls: false, receivedAt: RECEIVED, query: {}, ...extra });
@@ -330,6 +331,57 @@ describe('items: one flat item per event', () => {
 			{ id: 'si_2', data: { originator: '447700900321', message: 'Hi' } },
 		];
 		for (const document of documents) expect(documentEvents(document, opts())).toMatchObject({ app: 'sms_inbound', category: 'sms_inbound' });
+	});
+
+	test('a received fax in the legacy form (public docs): the hash that fetches it kept, and its id, so a retry is a repeat; an impossible time is not the event time', () => {
+		const fax = realDelivery('http-post-fax-inbound-legacy-form');
+		const [document] = docs(fax.body, fax.contentType);
+		const result = documentEvents(document, opts());
+		if ('reason' in result) throw new Error(result.reason);
+		const hash = '7e2bb7bb87300ff83c657b04b07b8261';
+		expect(result).toMatchObject({ app: 'fax_inbound', category: 'other', dedupeKey: `fax_inbound\n${hash}` });
+		expect(result.items).toEqual([
+			{
+				app: 'fax_inbound',
+				id: hash,
+				hash,
+				timestamp: null,
+				// The docs' example time, 2015-02-30, is no date.
+				eventTime: '2026-03-01T10:00:05.250Z',
+				eventTimeSource: 'receivedAt',
+				receivedAt: '2026-03-01T10:00:05.250Z',
+				time: '2015-02-30 12:34:56',
+				originator: '07700900123',
+				destination: '443301223000',
+				status_msg: 'Ok',
+				station: 'MYFAX',
+				duration: 31,
+				pages: 1,
+				url: `/v3/..../${hash}.pdf`,
+			},
+		]);
+		// A real time is the event time; the fax's own id and a hash inside data are kept beside the wrapper's.
+		const [real] = items({ app: 'fax_inbound', hash, data: { id: 'fax-9', hash: 'inner', time: '2026-03-01 09:30:00' } });
+		expect(real).toMatchObject({ id: hash, hash, data_id: 'fax-9', data_hash: 'inner', eventTime: '2026-03-01T09:30:00Z', eventTimeSource: 'time' });
+		// Mode http_json has an id of its own: it stays the id.
+		const [json] = items({ app: 'fax_inbound', id: 'fi_4222', data: { id: 'fax-9', time: '2026-03-01 09:30:00' } });
+		expect(json).toMatchObject({ id: 'fi_4222', data_id: 'fax-9', eventTimeSource: 'time' });
+		expect(json.hash).toBeUndefined();
+	});
+
+	test('an outbound fax report: dtime is the event time when it is a date; each status of one fax is its own event', () => {
+		const id = 'b902e8e46b91900af276f52995a3082e';
+		const report = (status: number, dtime: string) => {
+			const result = documentEvents({ app: 'fax_inbound', id, data: { dtime, status, status_msg: 'OK' } }, opts());
+			if ('reason' in result) throw new Error(result.reason);
+			return result;
+		};
+		const queued = report(1, '2026-03-01 09:00:00');
+		const done = report(10, '2026-03-01 09:01:30');
+		expect(queued.items[0]).toMatchObject({ id, status: 1, eventTime: '2026-03-01T09:00:00Z', eventTimeSource: 'dtime' });
+		expect(done.items[0]).toMatchObject({ id, status: 10, eventTime: '2026-03-01T09:01:30Z', eventTimeSource: 'dtime' });
+		expect([queued.dedupeKey, done.dedupeKey]).toEqual([`fax_inbound\n${id}\n1`, `fax_inbound\n${id}\n10`]);
+		expect(report(5, '2015-02-30 12:34:56').items[0]).toMatchObject({ eventTime: '2026-03-01T10:00:05.250Z', eventTimeSource: 'receivedAt' });
 	});
 
 	test('the legacy inbound SMS (app mvno_inbound_sms, form payload=) is an Inbound SMS: its category, its fields untouched', () => {
