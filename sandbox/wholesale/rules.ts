@@ -112,8 +112,14 @@ const CHOICES: Record<string, Partial<Record<BlockType, readonly string[]>>> = {
  */
 const SIP_ENDPOINT = /^[^\s@]+@(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.?)(?::(\d{1,5}))?(?:[:;]transport=[A-Za-z]+)?$/;
 
-/** Rule names: the contract says the set is restricted without listing it; letters, digits, `_` and `-` pass. */
-const RULE_NAME = /^[A-Za-z0-9_-]+$/;
+/**
+ * Rule names: the contract says the set is restricted without listing it; the public API docs
+ * name a-z and `_`, and their own example names carry digits.
+ */
+const RULE_NAME = /^[a-z0-9_]+$/;
+
+/** The time conditions of a rule entry in the public API docs: arrays, "[3] not 3". */
+const RULE_ENTRY_ARRAYS = ['dow', 'time', 'day', 'month'];
 
 export const META_MAX_BYTES = 512;
 export const META_KEY_MAX = 40;
@@ -228,9 +234,14 @@ export function configurationProblems(config: unknown): string[] {
 		else {
 			for (const [name, entries] of Object.entries(config.rules)) {
 				ruleNames.add(name);
-				if (!RULE_NAME.test(name)) refusals.add(`rules.${name}`, 'a rule name may use letters, digits, _ and - only');
+				if (!RULE_NAME.test(name)) refusals.add(`rules.${name}`, 'a rule name may use a-z, 0-9 and _ only');
 				if (!Array.isArray(entries)) refusals.add(`rules.${name}`, 'a rule must be an array of entries');
-				else entries.forEach((entry, i) => isObject(entry) || refusals.add(`rules.${name}[${i}]`, 'a rule entry must be an object'));
+				else {
+					entries.forEach((entry, i) => {
+						if (!isObject(entry)) refusals.add(`rules.${name}[${i}]`, 'a rule entry must be an object');
+						else for (const key of RULE_ENTRY_ARRAYS) if (entry[key] !== undefined && entry[key] !== null && !Array.isArray(entry[key])) refusals.add(`rules.${name}[${i}].${key}`, 'must be an array, even of one value ([3] not 3)');
+					});
+				}
 			}
 		}
 	}

@@ -138,7 +138,7 @@ const builderFields: INodeProperties[] = [
 				displayName: 'Route',
 				name: 'route',
 				values: [
-					{ displayName: 'Rule', name: 'rule', type: 'string', default: 'default', description: '"default", or the name of a rule defined under Rules' },
+					{ displayName: 'Rule', name: 'rule', type: 'string', default: 'default', description: '"default", or the name of a rule defined under Rules (a-z, 0-9 and _)' },
 					{
 						displayName: 'Blocks',
 						name: 'blocks',
@@ -163,7 +163,7 @@ const builderFields: INodeProperties[] = [
 			{ displayName: 'Meta (JSON)', name: 'meta', type: 'json', default: '{}', description: 'Free-form data kept with the number (about 512 bytes), not shown in the portal' },
 			{ displayName: 'Meta Key', name: 'metaKey', type: 'string', default: '', description: 'Searchable key of the meta data, at most 40 characters' },
 			{ displayName: 'Options (JSON)', name: 'options', type: 'json', default: '{}', description: 'The options section, as the API takes it' },
-			{ displayName: 'Rules (JSON)', name: 'rules', type: 'json', default: '{}', description: 'Time-dependent rules by name, as the API takes them' },
+			{ displayName: 'Rules (JSON)', name: 'rules', type: 'json', default: '{}', description: 'Time-dependent rules by name, e.g. {"office_hours": [{"dow": [1,2,3,4,5], "time": ["0900","1700"]}]}' },
 		],
 	},
 	{

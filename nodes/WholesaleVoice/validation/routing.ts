@@ -41,8 +41,14 @@ const REG_SDES_MODES = ['optional', 'required'];
 const ZONES = ['slo', 'lon', 'ny', 'sj'];
 const FAX_METHODS = ['http', 'mail'];
 
-/** Rule names as accepted here; the API restricts them to a set it does not publish. */
-export const RULE_NAME = /^[A-Za-z0-9_-]{1,32}$/;
+/**
+ * Rule names: the spec says only that their character set is restricted; the public API docs
+ * name a-z and `_`, and their own example (`mon__fri_0700__1700`) carries digits.
+ */
+export const RULE_NAME = /^[a-z0-9_]+$/;
+
+/** The time conditions of a rule entry (public API docs), each an array even of one value. */
+const RULE_ENTRY_ARRAYS = ['dow', 'time', 'day', 'month'];
 
 /**
  * user@host[:port][;transport=t | :transport=t]. The user part takes SIP user characters, and a
@@ -153,9 +159,24 @@ function validateRules(rules: unknown, found: ValidationIssue[]): Set<string> {
 		}
 		if (!Array.isArray(rule)) {
 			found.push(violation('configuration.rules.array', path, `it is ${kindOf(rule)}, not an array`));
+			continue;
 		}
+		rule.forEach((entry, index) => validateRuleEntry(entry, childPath(path, index), found));
 	}
 	return new Set(Object.keys(rules));
+}
+
+/** One entry of a rule: an object whose dow, time, day and month are arrays (`[3]`, not `3`). */
+function validateRuleEntry(entry: unknown, path: string, found: ValidationIssue[]): void {
+	if (!isPlainObject(entry)) {
+		found.push(violation('configuration.rules.entry.object', path, `it is ${kindOf(entry)}, not an object`));
+		return;
+	}
+	for (const key of RULE_ENTRY_ARRAYS) {
+		if (present(entry[key]) && !Array.isArray(entry[key])) {
+			found.push(violation('configuration.rules.entry.arrays', childPath(path, key), `it is ${kindOf(entry[key])}, not an array`));
+		}
+	}
 }
 
 function validateRouting(

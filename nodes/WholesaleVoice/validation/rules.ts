@@ -185,11 +185,19 @@ const catalogue = {
 	},
 	'configuration.rules.name': {
 		subject: 'configuration',
-		text: 'A rule name is 1 to 32 characters from A-Z, a-z, 0-9, _ and - (the API restricts rule names to a character set it does not publish; this is the set accepted here).',
+		text: 'A rule name uses only a-z, 0-9 and _ (lower case; the public API documentation names a-z and _, and its own examples carry digits).',
 	},
 	'configuration.rules.array': {
 		subject: 'configuration',
 		text: 'Each rule in rules is an array of entries (the API refuses a rule that is not an array).',
+	},
+	'configuration.rules.entry.object': {
+		subject: 'configuration',
+		text: 'Each entry of a rule is an object of time conditions: dow, time, day, month.',
+	},
+	'configuration.rules.entry.arrays': {
+		subject: 'configuration',
+		text: 'In a rule entry, dow (days of the week, 1 = Monday), time ([start, end]), day (days of the month) and month are arrays, even of one value: [3], not 3.',
 	},
 	'configuration.meta.object': {
 		subject: 'configuration',

@@ -123,6 +123,8 @@ describe('Number routing', () => {
 		['a routing key with no rule', { routing: { night: [[{ type: 'busy' }]] } }, /routing\.night/],
 		['an unknown top-level section', { routing: { default: [[{ type: 'busy' }]] }, custom: { a: 1 } }, /custom/],
 		['no routing', { meta: { key: 'x' } }, /routing/],
+		['a rule name outside a-z, 0-9 and _ (the public docs)', { rules: { 'Office-Hours': [{ dow: [1, 2, 3, 4, 5] }] }, routing: { 'Office-Hours': [[{ type: 'busy' }]] } }, /rules\.Office-Hours/],
+		['a rule\'s dow that is not an array (the public docs: [3] not 3)', { rules: { wednesday: [{ dow: 3 }] }, routing: { wednesday: [[{ type: 'busy' }]] } }, /rules\.wednesday\[0\]\.dow/],
 	])('refused before sending: %s', async (_name, configuration, field) => {
 		const run = await runWholesale(sandbox, { resource: 'numberRouting', operation: 'set', number: '441632960001', mode: 'json', configuration: JSON.stringify(configuration) });
 		expect(run.error?.message).toMatch(field);

@@ -56,16 +56,40 @@ export const routingCases: RuleCase[] = [
 
 	valid(
 		'configuration.rules.name',
-		'letters, digits, _ and - up to 32 characters',
-		check({ routing: { default: [[sip()]] }, rules: { 'Night_shift-2': [], ['r'.repeat(32)]: [] } }),
+		'a-z, digits and _ (the public docs\' own mon__fri_0700__1700), of any length',
+		check({ routing: { default: [[sip()]] }, rules: { mon__fri_0700__1700: [], officehours: [], ['r'.repeat(64)]: [] } }),
 	),
+	invalid('configuration.rules.name', 'a capital letter and a dash (Office-Hours)', check({ routing: { default: [[sip()]] }, rules: { 'Office-Hours': [] } }), 'rules.Office-Hours'),
+	invalid('configuration.rules.name', 'capitals only (Night)', check({ routing: { default: [[sip()]] }, rules: { Night: [] } }), 'rules.Night'),
+	invalid('configuration.rules.name', 'a dash (night-shift)', check({ routing: { default: [[sip()]] }, rules: { 'night-shift': [] } }), 'rules.night-shift'),
 	invalid('configuration.rules.name', 'a space', check({ routing: { default: [[sip()]] }, rules: { 'night shift': [] } }), 'rules["night shift"]'),
 	invalid('configuration.rules.name', 'a dot', check({ routing: { default: [[sip()]] }, rules: { 'night.shift': [] } }), 'rules["night.shift"]'),
-	invalid('configuration.rules.name', '33 characters', check({ routing: { default: [[sip()]] }, rules: { ['r'.repeat(33)]: [] } }), `rules.${'r'.repeat(33)}`),
+	invalid('configuration.rules.name', 'an accented letter', check({ routing: { default: [[sip()]] }, rules: { 'été': [] } }), 'rules["été"]'),
 	invalid('configuration.rules.name', 'an empty name', check({ routing: { default: [[sip()]] }, rules: { '': [] } }), 'rules[""]'),
 
-	valid('configuration.rules.array', 'a rule with entries', check({ routing: { default: [[sip()]] }, rules: { night: [{ from: '18:00' }] } })),
-	invalid('configuration.rules.array', 'a rule that is an object', check({ routing: { default: [[sip()]] }, rules: { night: { from: '18:00' } } }), 'rules.night'),
+	valid('configuration.rules.array', 'a rule with entries', check({ routing: { default: [[sip()]] }, rules: { night: [{ dow: [6, 7] }] } })),
+	invalid('configuration.rules.array', 'a rule that is an object', check({ routing: { default: [[sip()]] }, rules: { night: { dow: [6, 7] } } }), 'rules.night'),
+
+	valid(
+		'configuration.rules.entry.object',
+		'the public docs\' entries (one rule with two, times as text or numbers)',
+		check({ routing: { default: [[sip()]] }, rules: { christmasholiday: [{ month: [12], day: [25, 26] }, { month: [1], day: [1, 2] }], officehours: [{ dow: [1, 2, 3, 4, 5], time: [900, '1700'] }] } }),
+	),
+	invalid('configuration.rules.entry.object', 'an entry that is a number', check({ routing: { default: [[sip()]] }, rules: { night: [{ dow: [6] }, 3] } }), 'rules.night[1]'),
+	invalid('configuration.rules.entry.object', 'an entry that is an array', check({ routing: { default: [[sip()]] }, rules: { night: [[6, 7]] } }), 'rules.night[0]'),
+
+	valid('configuration.rules.entry.arrays', 'one day as an array ([3])', check({ routing: { default: [[sip()]] }, rules: { wednesday: [{ dow: [3] }] } })),
+	valid('configuration.rules.entry.arrays', 'conditions the docs do not list, as given', check({ routing: { default: [[sip()]] }, rules: { night: [{ from: '18:00' }] } })),
+	invalid('configuration.rules.entry.arrays', 'dow as a number ({"dow":3})', check({ routing: { default: [[sip()]] }, rules: { wednesday: [{ dow: 3 }] } }), 'rules.wednesday[0].dow'),
+	invalid('configuration.rules.entry.arrays', 'dow as text', check({ routing: { default: [[sip()]] }, rules: { weekdays: [{ dow: '1,2,3,4,5' }] } }), 'rules.weekdays[0].dow'),
+	invalid(
+		'configuration.rules.entry.arrays',
+		'day, month and time as single values',
+		check({ routing: { default: [[sip()]] }, rules: { christmas: [{ month: 12, day: 25, time: '0900' }] } }),
+		'rules.christmas[0].month',
+		{ field: 'rules.christmas[0].day', ruleId: 'configuration.rules.entry.arrays' },
+		{ field: 'rules.christmas[0].time', ruleId: 'configuration.rules.entry.arrays' },
+	),
 
 	valid('configuration.meta.object', 'an object', check({ routing: { default: [[sip()]] }, meta: { crm: 'A-1' } })),
 	valid('configuration.meta.object', 'null meta', check({ routing: { default: [[sip()]] }, meta: null })),
@@ -102,7 +126,7 @@ export const routingCases: RuleCase[] = [
 	valid(
 		'routing.key.defined',
 		'default and a rule defined in rules',
-		check({ routing: { default: [[sip()]], 'night-shift': [[{ type: 'busy' }]] }, rules: { 'night-shift': [] } }),
+		check({ routing: { default: [[sip()]], night_shift: [[{ type: 'busy' }]] }, rules: { night_shift: [] } }),
 	),
 	invalid('routing.key.defined', 'a rule that rules does not define', check({ routing: { default: [[sip()]], night: [[sip()]] } }), 'routing.night'),
 	invalid(
