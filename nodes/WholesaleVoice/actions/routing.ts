@@ -4,6 +4,7 @@ import type { Params, ResourceSpec, ValidationIssue } from '../../shared/operati
 import { isBlank } from '../../shared/validation';
 import { e164Digits, numberField, numberIssue, numberPath, wholesaleItems } from '../fields';
 import { validateNumberConfiguration } from '../validation';
+import { amount } from '../validation/common';
 
 /**
  * Number routing: a configuration of `routing` (required), `options`, `rules` and `meta`.
@@ -188,6 +189,19 @@ function parseJson(field: string, value: unknown): { value?: unknown; issue?: Va
 
 const BLOCK_KEYS = BLOCK_PARAMETERS.map((p) => p.name).filter((name) => name !== 'stage');
 
+/** Amounts the API takes as JSON numbers (the docs' example: `"maxcpm": 0.02`), typed as text in the builder. */
+const AMOUNTS = ['maxcpm', 'maxcpc'];
+
+/**
+ * A builder value as the API takes it: numbers as numbers, an amount typed as a number as one
+ * (anything else is left as typed, for the validator to name), an E.164 number as digits.
+ */
+function blockValue(parameter: INodeProperties, value: unknown): unknown {
+	if (parameter.type === 'number') return Number(value);
+	if (AMOUNTS.includes(parameter.name)) return amount(value) ?? value;
+	return parameter.name === 'number' ? e164Digits(value) : value;
+}
+
 /** A builder block as the API takes it: only its type's parameters, empty ones left out. */
 function blockOf(block: IDataObject): IDataObject {
 	const allowed = BLOCK_PARAMETERS.filter((p) => !p.displayOptions || (p.displayOptions.show?.type as string[]).includes(String(block.type)));
@@ -196,7 +210,7 @@ function blockOf(block: IDataObject): IDataObject {
 		const value = block[parameter.name];
 		if (parameter.name === 'stage' || !BLOCK_KEYS.includes(parameter.name) || isBlank(value)) continue;
 		if ((parameter.name === 'delay' || parameter.name === 'timeout') && Number(value) === 0) continue;
-		out[parameter.name] = parameter.type === 'number' ? Number(value) : parameter.name === 'number' ? e164Digits(value) : value;
+		out[parameter.name] = blockValue(parameter, value) as IDataObject[string];
 	}
 	return out;
 }

@@ -77,7 +77,7 @@ describe('Number routing', () => {
 						block: [
 							{ type: 'sip', stage: 1, endpoint: 'sales@pbx.acme.example', zone: 'lon', timeout: 20 },
 							{ type: 'sip', stage: 1, endpoint: 'sales@pbx2.acme.example' },
-							{ type: 'pstn', stage: 2, number: '+447700900123', maxcpm: '0.05', trunk: '123456-office' },
+							{ type: 'pstn', stage: 2, number: '+447700900123', maxcpm: '0.05', maxcpc: ' 0.10 ', trunk: '123456-office' },
 						],
 					},
 				},
@@ -98,7 +98,8 @@ describe('Number routing', () => {
 						{ type: 'sip', endpoint: 'sales@pbx.acme.example', zone: 'lon', timeout: 20 },
 						{ type: 'sip', endpoint: 'sales@pbx2.acme.example' },
 					],
-					[{ type: 'pstn', number: '447700900123', maxcpm: '0.05', trunk: '123456-office' }],
+					// Amounts as JSON numbers, as in the docs' worked example ("maxcpm": 0.02).
+					[{ type: 'pstn', number: '447700900123', maxcpm: 0.05, maxcpc: 0.1, trunk: '123456-office' }],
 				],
 				default: [[{ type: 'busy' }]],
 			},
@@ -107,6 +108,14 @@ describe('Number routing', () => {
 		});
 		const read = await runWholesale(sandbox, { resource: 'number', operation: 'get', number: '441632960002' });
 		expect(read.json[0].meta).toEqual({ site: 'Leeds', key: 'sales' });
+	});
+
+	test('the builder: a cost that is not an amount is sent as typed, so the validator names it', async () => {
+		const route = { rule: 'default', blocks: { block: [{ type: 'pstn', stage: 1, number: '447700900123', maxcpm: 'cheap' }] } };
+		const run = await runWholesale(sandbox, { ...builder, routes: { route: [route] }, sections: {} });
+		expect(run.error?.message).toMatch(/routing\.default\[0\]\[0\]\.maxcpm/);
+		expect(run.error?.message).toMatch(/"cheap" is not an amount/);
+		expect(run.requests).toHaveLength(0);
 	});
 
 	test('raw JSON: a simple SIP forward, and fax to e-mail', async () => {
