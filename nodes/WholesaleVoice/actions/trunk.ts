@@ -129,7 +129,7 @@ const updateOptions: INodeProperties = {
 			type: 'string',
 			default: '',
 			placeholder: '10',
-			description: 'Most concurrent calls; leave empty for no limit',
+			description: 'Most concurrent calls; leave empty (or enter null) for no limit',
 		})),
 		...LIMIT_CATEGORIES.filter(([key]) => key.startsWith('out')).map(([key, label]): INodeProperties => ({
 			displayName: `Rate Limit: ${label}`,
@@ -137,18 +137,23 @@ const updateOptions: INodeProperties = {
 			type: 'string',
 			default: '',
 			placeholder: '5/10s',
-			description: 'Calls per duration: calls/12h, calls/10s or calls/1s, e.g. 5/10s; leave empty for no limit',
+			description: 'Calls per duration: calls/12h, calls/10s or calls/1s, e.g. 5/10s; leave empty (or enter null) for no limit',
 		})),
 	],
 };
 
-/** What the API gets: switches as 1/0, limits as numbers, empty limits as null (no limit). */
+/** No limit: a limit left empty, null, or typed as the word the rule uses ("or null for no limit"). */
+function noLimit(value: unknown): boolean {
+	return value === null || /^\s*(null)?\s*$/i.test(String(value));
+}
+
+/** What the API gets: switches as 1/0, limits as numbers, no limit as null. */
 export function trunkUpdateBody(options: IDataObject): IDataObject {
 	const body: IDataObject = {};
 	for (const [key, value] of Object.entries(options)) {
 		if (typeof value === 'boolean') body[key] = value ? 1 : 0;
-		else if (key.startsWith('limit_concurrent_')) body[key] = String(value).trim() === '' ? null : Number(value);
-		else if (key.startsWith('limit_rate_')) body[key] = String(value).trim() === '' ? null : String(value).trim();
+		else if (key.startsWith('limit_concurrent_')) body[key] = noLimit(value) ? null : Number(value);
+		else if (key.startsWith('limit_rate_')) body[key] = noLimit(value) ? null : String(value).trim();
 		else body[key] = value;
 	}
 	return body;

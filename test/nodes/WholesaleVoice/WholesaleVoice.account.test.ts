@@ -360,6 +360,18 @@ describe('Trunks', () => {
 		expectRefused(await runWholesale(sandbox, { resource: 'trunk', operation: 'update', trunk: 'office', options: { limit_rate_out: '5 per minute' } }), 'Options > Rate Limit: Outbound');
 	});
 
+	test('update: a limit typed as the text null is no limit ("or null for no limit"), as ={{ null }} is', async () => {
+		const run = await runWholesale(sandbox, {
+			...op('trunk', 'update'),
+			trunk: 'office',
+			options: { limit_concurrent_out: 'null', limit_concurrent_in: ' NULL ', limit_concurrent_out_per_number: null, limit_rate_out: 'null' },
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.requests[1]).toMatchObject({ method: 'PUT', path: '/v3/voice/123456/trunks/123456-office' });
+		expect(run.requests[1].body).toEqual({ limit_concurrent_out: null, limit_concurrent_in: null, limit_concurrent_out_per_number: null, limit_rate_out: null });
+		expectRefused(await runWholesale(sandbox, { resource: 'trunk', operation: 'update', trunk: 'office', options: { limit_concurrent_out: 'none' } }), 'Options > Concurrent Limit: Outbound');
+	});
+
 	test('delete: a trunk goes; the default trunk is refused before sending', async () => {
 		const removed = await runWholesale(sandbox, { ...op('trunk', 'delete'), trunk: 'dialler' });
 		expect(removed.requests[0]).toMatchObject({ method: 'DELETE', path: '/v3/voice/123456/trunks/123456-dialler' });
