@@ -3,10 +3,11 @@ import { createHash } from 'node:crypto';
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { filtersField } from '../../shared/describe';
-import type { ResourceSpec } from '../../shared/operation';
+import type { ApiResponse, Params, ResourceSpec } from '../../shared/operation';
 import { compact } from '../../shared/params';
+import { isRecord } from '../../shared/responseShape';
 import { isBlank, issues, matches, required } from '../../shared/validation';
-import { ACCOUNT_PATH, asDisplayed, dateField, e164Digits, getOperation, plainDateTime, wholesaleItems } from '../fields';
+import { ACCOUNT_PATH, asDisplayed, dateField, e164Digits, getOperation, plainDateTime, unwrap, wholesaleItems } from '../fields';
 import { validateNotificationHistoryPeriod, validateNotificationRecipient } from '../validation';
 
 const NOTIFICATIONS_PATH = `${ACCOUNT_PATH}/notifications`;
@@ -64,6 +65,45 @@ function answeredHash(item: IDataObject, method: unknown, destination: unknown):
 	if (typeof item.hash === 'string' && item.hash !== '') return item.hash;
 	if (typeof item.value === 'string' && /^[0-9a-f]{32}$/i.test(item.value)) return item.value;
 	return recipientHash(method, destination);
+}
+
+/** A key of a recipient map: the recipient's hash, the md5 of its address. */
+const HASH_KEY = /^[0-9a-f]{32}$/i;
+const METHODS = ['email', 'sms'];
+
+/** A recipient given as its address alone (a list of addresses, a map's value) as a record, with the map's key as its hash. */
+function asRecipient(value: unknown, hash?: string): IDataObject {
+	const record = isRecord(value) ? value : { destination: value as string };
+	return hash === undefined ? record : { hash, ...record };
+}
+
+/**
+ * The recipients in an answer whose shape the spec does not show: a list (of records or of
+ * addresses), an object keyed by hash (each value the address or a record), for a whole type an
+ * object keyed by method holding either, or one record. `{}`, `[]` and null hold none.
+ */
+function recipientRecords(body: unknown, method: unknown): Array<{ method: unknown; record: IDataObject }> {
+	if (body === undefined || body === null || body === '') return [];
+	if (Array.isArray(body)) return body.map((entry) => ({ method, record: asRecipient(entry) }));
+	if (!isRecord(body)) return [{ method, record: { value: body as string } }];
+	const keys = Object.keys(body);
+	if (method === undefined && keys.length > 0 && keys.every((key) => METHODS.includes(key))) {
+		return keys.flatMap((key) => recipientRecords(body[key], key));
+	}
+	if (keys.every((key) => HASH_KEY.test(key))) return keys.map((key) => ({ method, record: asRecipient(body[key], key) }));
+	return [{ method, record: body }];
+}
+
+/**
+ * One item per recipient, each as Get Recipient gives it: type, method, destination and hash
+ * (the API's, else the recipient asked for and the md5 of its address), then what the API adds.
+ */
+function recipientItems(response: ApiResponse, p: Params, method?: unknown): IDataObject[] {
+	return recipientRecords(unwrap(response.body), method).map(({ method: recipientMethod, record }) => {
+		const destination = record.destination ?? (p.destination === undefined ? null : recipientAddress(recipientMethod, p.destination));
+		const hash = record.hash ?? (typeof destination === 'string' && destination !== '' ? recipientHash(recipientMethod, destination) : null);
+		return { type: p.type, method: recipientMethod ?? null, destination, hash, ...record };
+	});
 }
 
 function recipientIssues(method: unknown, destination: unknown) {
@@ -129,6 +169,7 @@ export const notification: ResourceSpec = {
 			fields: [typeField],
 			validate: (p) => typeIssues(p.type),
 			path: (p) => ({ path: `${NOTIFICATIONS_PATH}/{type}`, pathParams: { type: p.type } }),
+			output: (response, p) => recipientItems(response, p),
 		}),
 		getOperation({
 			value: 'getRecipientsByMethod',
@@ -138,6 +179,7 @@ export const notification: ResourceSpec = {
 			fields: [typeField, methodField],
 			validate: (p) => typeIssues(p.type),
 			path: (p) => ({ path: `${NOTIFICATIONS_PATH}/{type}/{method}`, pathParams: { type: p.type, method: p.method } }),
+			output: (response, p) => recipientItems(response, p, p.method),
 		}),
 		getOperation({
 			value: 'getRecipient',
@@ -147,14 +189,7 @@ export const notification: ResourceSpec = {
 			fields: [typeField, methodField, destinationField],
 			validate: (p) => [...typeIssues(p.type), ...recipientIssues(p.method, p.destination)],
 			path: (p) => ({ path: `${NOTIFICATIONS_PATH}/{type}/{method}/{hash}`, pathParams: { type: p.type, method: p.method, hash: recipientHash(p.method, p.destination) } }),
-			output: (response, p) =>
-				wholesaleItems(response).map((item) => ({
-					type: p.type,
-					method: p.method,
-					destination: recipientAddress(p.method, p.destination),
-					hash: recipientHash(p.method, p.destination),
-					...(item as object),
-				})),
+			output: (response, p) => recipientItems(response, p, p.method),
 		}),
 		{
 			value: 'removeAll',

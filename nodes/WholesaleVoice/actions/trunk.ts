@@ -195,7 +195,7 @@ export const trunk: ResourceSpec = {
 				}
 				const response = await context.client.request({ method: 'PUT', ...trunkPath(p.trunk, context.environment), body: { type: p.type } });
 				const record = (unwrap(response.body) ?? {}) as IDataObject;
-				return { trunk: String(p.trunk).trim(), ...(typeof record === 'object' ? record : { value: record }) };
+				return { trunk: name, ...(typeof record === 'object' ? record : { value: record }) };
 			},
 		},
 		{
@@ -205,8 +205,11 @@ export const trunk: ResourceSpec = {
 			description: "Delete a trunk; the account's default trunk (the account ID followed by -L001) cannot be deleted",
 			fields: [trunkField],
 			validate: (p, env) => validateTrunkDeletion('Trunk Name', trunkName(p.trunk, env), env.variables.ACCOUNT),
-			request: (p, env) => ({ method: 'DELETE', ...trunkPath(p.trunk, env), emptyBody: 'allowed' }),
-			output: (response, p) => [{ ...(wholesaleItems(response)[0] as object), deleted: true, trunk: String(p.trunk).trim() }],
+			// A run, not a request: the output names the trunk in full, which needs the account id.
+			run: async (context, p) => {
+				const response = await context.client.request({ method: 'DELETE', ...trunkPath(p.trunk, context.environment), emptyBody: 'allowed' });
+				return [{ ...(wholesaleItems(response)[0] as object), deleted: true, trunk: trunkName(p.trunk, context.environment) }];
+			},
 		},
 		{
 			value: 'get',

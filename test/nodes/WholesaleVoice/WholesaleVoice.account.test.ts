@@ -245,6 +245,43 @@ describe('Notifications', () => {
 		expect(JSON.stringify(history.json)).not.toMatch(/password"\s*:\s*"(?!#)/);
 	});
 
+	test('recipients by method or type: one item per recipient, shaped as Get Recipient, whatever the shape of the answer', async () => {
+		const hash = createHash('md5').update('finance@acme.example').digest('hex');
+		const opsHash = createHash('md5').update('ops@acme.example').digest('hex');
+		const smsHash = createHash('md5').update('447700900123').digest('hex');
+		await runWholesale(sandbox, { resource: 'notification', operation: 'addRecipient', type: 'low_balance', method: 'email', destination: 'finance@acme.example' });
+		const one = await runWholesale(sandbox, { resource: 'notification', operation: 'getRecipient', type: 'low_balance', method: 'email', destination: 'finance@acme.example' });
+		const record = { type: 'low_balance', method: 'email', destination: 'finance@acme.example', hash };
+		expect(one.json).toEqual([record]);
+		const byMethod = (answer?: unknown) => {
+			if (answer !== undefined) sandbox.context.faults.add({ api: 'wholesale', method: 'GET', pathPrefix: '/v3/accounts/123456/notifications/low_balance/email', status: 200, body: answer });
+			return runWholesale(sandbox, { ...op('notification', 'getRecipientsByMethod'), type: 'low_balance', method: 'email' });
+		};
+		// The sandbox's list of records (with its seeded recipients).
+		const listed = (await byMethod()).json;
+		expect(listed).toContainEqual(record);
+		for (const item of listed) expect(Object.keys(item).sort()).toEqual(['destination', 'hash', 'method', 'type']);
+		// A map of hash to address, bare or in its envelope: each entry a recipient; empty, none.
+		const map = { [hash]: 'finance@acme.example', [opsHash]: 'ops@acme.example' };
+		const fromMap = [record, { ...record, destination: 'ops@acme.example', hash: opsHash }];
+		expect((await byMethod(map)).json).toEqual(fromMap);
+		expect((await byMethod({ success: true, data: map })).json).toEqual(fromMap);
+		expect((await byMethod({})).json).toEqual([]);
+		expect((await byMethod({ success: true, data: [] })).json).toEqual([]);
+		// A list of addresses, and records keyed by hash.
+		expect((await byMethod(['finance@acme.example'])).json).toEqual([record]);
+		expect((await byMethod({ [hash]: { destination: 'finance@acme.example', added: '2026-03-01' } })).json).toEqual([{ ...record, added: '2026-03-01' }]);
+		// Get Recipient reads the map form as the same record.
+		sandbox.context.faults.add({ api: 'wholesale', method: 'GET', pathPrefix: `/v3/accounts/123456/notifications/low_balance/email/${hash}`, status: 200, body: { [hash]: 'finance@acme.example' } });
+		expect((await runWholesale(sandbox, { resource: 'notification', operation: 'getRecipient', type: 'low_balance', method: 'email', destination: 'finance@acme.example' })).json).toEqual([record]);
+		// A whole type keyed by method: each recipient with its method.
+		sandbox.context.faults.add({ api: 'wholesale', method: 'GET', pathPrefix: '/v3/accounts/123456/notifications/low_balance', status: 200, body: { email: { [hash]: 'finance@acme.example' }, sms: { [smsHash]: '447700900123' } } });
+		expect((await runWholesale(sandbox, { resource: 'notification', operation: 'getRecipients', type: 'low_balance' })).json).toEqual([
+			record,
+			{ type: 'low_balance', method: 'sms', destination: '447700900123', hash: smsHash },
+		]);
+	});
+
 	test('recipients and history windows are checked before sending', async () => {
 		expectRefused(await runWholesale(sandbox, { resource: 'notification', operation: 'addRecipient', type: 'low_balance', method: 'sms', destination: '07700 900123' }), 'Recipient');
 		expectRefused(await runWholesale(sandbox, { resource: 'notification', operation: 'getHistory', filters: { dateStart: '2020-01-01T00:00:00Z' } }), 'Filters > Date Start');
@@ -375,6 +412,8 @@ describe('Trunks', () => {
 	test('delete: a trunk goes; the default trunk is refused before sending', async () => {
 		const removed = await runWholesale(sandbox, { ...op('trunk', 'delete'), trunk: 'dialler' });
 		expect(removed.requests[0]).toMatchObject({ method: 'DELETE', path: '/v3/voice/123456/trunks/123456-dialler' });
+		// Named in full, as Create, Get and Update name it.
+		expect(removed.json).toEqual([expect.objectContaining({ deleted: true, trunk: '123456-dialler' })]);
 		expectRefused(await runWholesale(sandbox, { resource: 'trunk', operation: 'delete', trunk: 'L001' }), 'Trunk Name');
 	});
 });

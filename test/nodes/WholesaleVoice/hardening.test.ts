@@ -95,7 +95,7 @@ describe('Trunks: Update changes only existing trunks; Create only makes new one
 		const created = await runWholesale(sandbox, { resource: 'trunk', operation: 'create', trunk: 'fresh', type: 'auth' });
 		expect(created.error).toBeUndefined();
 		expect(created.requests.map((r) => `${r.method} ${r.status}`)).toEqual(['GET 404', 'PUT 200']);
-		expect(created.json[0]).toMatchObject({ trunk: 'fresh', password: expect.any(String) });
+		expect(created.json[0]).toMatchObject({ trunk: '123456-fresh', password: expect.any(String) });
 	});
 });
 
@@ -114,7 +114,7 @@ describe('Trunks: what a server answers for a name with no trunk is not shown by
 		const run = await runScripted(create);
 		expect(run.error).toBeUndefined();
 		expect(server.requests.map((r) => r.method)).toEqual(['GET', 'PUT']);
-		expect(run.json[0]).toMatchObject({ trunk: 'fresh', password: 'sip-secret-1' });
+		expect(run.json[0]).toMatchObject({ trunk: '123456-fresh', password: 'sip-secret-1' });
 	});
 
 	test.each([
