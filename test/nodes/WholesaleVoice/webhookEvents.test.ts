@@ -336,6 +336,8 @@ describe('items: one flat item per event', () => {
 	test('a received fax in the legacy form (public docs): the hash that fetches it kept, and its id, so a retry is a repeat; an impossible time is not the event time', () => {
 		const fax = realDelivery('http-post-fax-inbound-legacy-form');
 		const [document] = docs(fax.body, fax.contentType);
+		// The same document when n8n parsed the form itself (no raw body kept).
+		expect(parseParsedBody(Object.fromEntries(new URLSearchParams(fax.body)), fax.contentType)).toEqual({ ok: true, documents: [document], encoding: 'payload' });
 		const result = documentEvents(document, opts());
 		if ('reason' in result) throw new Error(result.reason);
 		const hash = '7e2bb7bb87300ff83c657b04b07b8261';
