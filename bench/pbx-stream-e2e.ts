@@ -10,7 +10,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { contexts } from '../test/harness/n8n';
 import { nodeModule, now, percentile, report, startSandboxProcess } from './lib';
 
-const { HostedPbxTriggerV1: HostedPbxTrigger } = nodeModule<typeof import('../nodes/HostedPbx/v1/HostedPbxTriggerV1.node')>('nodes/HostedPbx/v1/HostedPbxTriggerV1.node');
+const { HostedPbxTrigger } = nodeModule<typeof import('../nodes/HostedPbx/HostedPbxTrigger.node')>('nodes/HostedPbx/HostedPbxTrigger.node');
 
 async function main(): Promise<void> {
 	const sandbox = await startSandboxProcess();
@@ -18,7 +18,7 @@ async function main(): Promise<void> {
 	const arrival: number[] = [];
 	const { trigger } = contexts({
 		node: new HostedPbxTrigger(),
-		parameters: { source: 'live', events: ['incomingcall'] },
+		parameters: { events: ['incomingcall'] },
 		credentials: { hostedPbxApi: { baseUrl: `${sandbox.url}/api/v1`, username: 'acme.admin', password: 'acme-admin-secret' } },
 	});
 	const context = trigger(

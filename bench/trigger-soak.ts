@@ -15,7 +15,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { contexts } from '../test/harness/n8n';
 import { nodeModule, report, startSandboxProcess } from './lib';
 
-const { HostedPbxTriggerV1: HostedPbxTrigger } = nodeModule<typeof import('../nodes/HostedPbx/v1/HostedPbxTriggerV1.node')>('nodes/HostedPbx/v1/HostedPbxTriggerV1.node');
+const { HostedPbxTrigger } = nodeModule<typeof import('../nodes/HostedPbx/HostedPbxTrigger.node')>('nodes/HostedPbx/HostedPbxTrigger.node');
 
 const ROUNDS = Number(process.env.SOAK_ROUNDS ?? 1000);
 const EVENTS_PER_ROUND = Number(process.env.SOAK_EVENTS ?? 1000);
@@ -70,7 +70,7 @@ async function main(): Promise<void> {
 	let received = 0;
 	const { trigger } = contexts({
 		node: new HostedPbxTrigger(),
-		parameters: { source: 'live', events: ['incomingcall'], options: { heartbeatTimeoutSeconds: 90, recoverMissedEvents: process.env.SOAK_RECOVERY !== 'off' } },
+		parameters: { events: ['incomingcall'], options: { heartbeatTimeoutSeconds: 90, recoverMissedEvents: process.env.SOAK_RECOVERY !== 'off' } },
 		credentials: { hostedPbxApi: { baseUrl: `${sandbox.url}/api/v1`, username: 'acme.admin', password: 'acme-admin-secret' } },
 	});
 	const context = trigger(
