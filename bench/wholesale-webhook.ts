@@ -22,7 +22,7 @@ import { contexts } from '../test/harness/n8n';
 import { nodeModule, percentile, report } from './lib';
 
 const { WholesaleVoiceTrigger } = nodeModule<typeof import('../nodes/WholesaleVoice/WholesaleVoiceTrigger.node')>('nodes/WholesaleVoice/WholesaleVoiceTrigger.node');
-const { forgetEverything } = nodeModule<typeof import('../nodes/WholesaleVoice/trigger/memory')>('nodes/WholesaleVoice/trigger/memory');
+const { resetTriggers } = nodeModule<typeof import('../nodes/shared/triggers/lifecycle')>('nodes/shared/triggers/lifecycle');
 
 const SECRET = 'bench-secret-0123456789abcdef0123456789abcdef';
 const CONCURRENCY = 200;
@@ -88,11 +88,11 @@ async function main(): Promise<void> {
 
 	// Warm-up (JIT, the compiled network list), then a clean memory of ids.
 	for (let i = 0; i < 2000; i++) await deliverDirect(delivery(total + i), () => undefined);
-	forgetEverything();
+	resetTriggers();
 
 	/** One round: BURSTS bursts of CONCURRENCY new deliveries, each answer timed from its burst's arrival. */
 	const round = async (offset: number) => {
-		forgetEverything();
+		resetTriggers();
 		const answers: number[] = [];
 		const burstTimes: number[] = [];
 		const cpuBefore = process.cpuUsage();
@@ -117,7 +117,7 @@ async function main(): Promise<void> {
 	const cpuPerDelivery = (median.cpuSeconds * 1e6) / total;
 
 	// Over loopback HTTP: a server handing each request to webhook(), 200 busy connections.
-	forgetEverything();
+	resetTriggers();
 	const server = createServer((req, res) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (c: Buffer) => chunks.push(c));

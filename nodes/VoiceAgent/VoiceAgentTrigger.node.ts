@@ -14,7 +14,8 @@ import { platformApi, platformApiRedacting } from '../shared/apis';
 import { asNodeError, validationError } from '../shared/errors';
 import { identifierIssue } from '../shared/validation';
 import { compact, pairsToObject } from '../shared/params';
-import { DEFAULT_REMEMBER_IDS, DEFAULT_REMEMBER_MINUTES, forgetUnlessAcknowledged, recentIdsFor } from '../shared/triggers/recentIds';
+import { triggerOf } from '../shared/triggers/lifecycle';
+import { DEFAULT_REMEMBER_IDS, DEFAULT_REMEMBER_MINUTES, forgetUnlessAcknowledged } from '../shared/triggers/recentIds';
 import { createClient } from '../shared/transport';
 import { deliveryItem, isDelivery } from './trigger/events';
 import {
@@ -122,12 +123,7 @@ function configOverride(context: IHookFunctions | IWebhookFunctions): IDataObjec
 function isRepeat(context: IWebhookFunctions, body: IDataObject): boolean {
 	const conversationId = (body.data as IDataObject | undefined)?.conversation_id;
 	if (!context.getNodeParameter('dropDuplicates', true) || typeof conversationId !== 'string' || conversationId === '') return false;
-	const node = context.getNode();
-	const memory = recentIdsFor(
-		`voice-agent|${context.getWorkflow().id ?? ''}|${node.id ?? node.name}|${context.getMode()}`,
-		DEFAULT_REMEMBER_IDS,
-		DEFAULT_REMEMBER_MINUTES * 60_000,
-	);
+	const memory = triggerOf(context).recentIds(context.getMode(), DEFAULT_REMEMBER_IDS, DEFAULT_REMEMBER_MINUTES * 60_000);
 	if (!memory.firstSeen(conversationId)) return true;
 	forgetUnlessAcknowledged(context.getResponseObject(), memory, [conversationId]);
 	return false;

@@ -12,7 +12,8 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { appendAll } from '../shared/lists';
 import { binaryPropertyField } from '../shared/describe';
-import { DEFAULT_REMEMBER_IDS, DEFAULT_REMEMBER_MINUTES, MAX_REMEMBER_IDS, forgetUnlessAcknowledged, recentIdsFor } from '../shared/triggers/recentIds';
+import { triggerOf } from '../shared/triggers/lifecycle';
+import { DEFAULT_REMEMBER_IDS, DEFAULT_REMEMBER_MINUTES, MAX_REMEMBER_IDS, forgetUnlessAcknowledged } from '../shared/triggers/recentIds';
 import { collectReadyReport } from './trigger/reportReady';
 import {
 	ALL_EVENTS,
@@ -26,7 +27,6 @@ import {
 	supportedDeliveryType,
 	parseParsedBody,
 } from './trigger/events';
-import { deliveryWarnings } from './trigger/memory';
 import type { CallerSettings, SecretLocation, SourceNetworks } from './trigger/security';
 import {
 	DEFAULT_SECRET_HEADER,
@@ -75,13 +75,11 @@ function options(context: TriggerContext): IDataObject {
 }
 
 function warn(context: IWebhookFunctions, kind: string, message: string): void {
-	const workflowId = context.getWorkflow().id ?? '';
-	const node = context.getNode();
-	const { write, held } = deliveryWarnings.take(`${workflowId}|${node.id ?? node.name}|${kind}`);
+	const { write, held } = triggerOf(context).warningDue(kind);
 	if (!write) return;
 	context.logger.warn(`${message}${held ? ` (${held} more like it in the last minute were not logged)` : ''}`, {
-		workflowId,
-		nodeName: node.name,
+		workflowId: context.getWorkflow().id ?? '',
+		nodeName: context.getNode().name,
 	});
 }
 
@@ -334,10 +332,9 @@ export class WholesaleVoiceTrigger implements INodeType {
 		}
 
 		const chosen = new Set(chosenEvents(this));
-		const node = this.getNode();
 		const memory = this.getNodeParameter('dropDuplicates', true)
-			? recentIdsFor(
-					`${this.getWorkflow().id ?? ''}|${node.id ?? node.name}|${this.getMode()}`,
+			? triggerOf(this).recentIds(
+					this.getMode(),
 					Math.min(MAX_REMEMBER_IDS, Math.max(1, Number(opts.rememberIds ?? DEFAULT_REMEMBER_IDS))),
 					Math.max(1, Number(opts.rememberMinutes ?? DEFAULT_REMEMBER_MINUTES)) * 60_000,
 				)

@@ -15,7 +15,6 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { HostedPbxTrigger } from '../../nodes/HostedPbx/HostedPbxTrigger.node';
 import { resetTriggers } from '../../nodes/shared/triggers/lifecycle';
 import { categoryOf } from '../../nodes/WholesaleVoice/trigger/events';
-import { forgetEverything } from '../../nodes/WholesaleVoice/trigger/memory';
 import { contexts } from '../harness/n8n';
 import { waitFor } from '../harness/wait';
 import { OPEN, hostTrigger, post } from '../nodes/WholesaleVoice/triggerKit';
@@ -49,7 +48,7 @@ const documentOf = (fixture: Fixture): IDataObject =>
 
 describe('the Wholesale Voice Trigger', () => {
 	// Two examples share an id (the docs repeat one): each test is a fresh n8n, as far as repeats go.
-	beforeEach(() => forgetEverything());
+	beforeEach(() => resetTriggers());
 	test.each(load('wholesale').map((f) => [f.name, f] as const))('%s starts the workflow with its fields untouched', async (_name, fixture) => {
 		const document = documentOf(fixture);
 		const app = String(document.app);

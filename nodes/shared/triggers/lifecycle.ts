@@ -48,7 +48,11 @@ interface TriggerRecord {
 	queue?: Promise<unknown>;
 	states: Map<string, object>;
 	recentIds: Map<string, RecentIds>;
+	warnings: Map<string, { at: number; held: number }>;
 }
+
+/** A warning of one kind is written at most this often per trigger (a flood of bad deliveries must not flood n8n's log). */
+export const WARNING_INTERVAL_MS = 60_000;
 
 /** Triggers known at most; the oldest record is dropped beyond it (a process that ran a million workflows). */
 const MAX_TRIGGERS = 10_000;
@@ -85,7 +89,7 @@ export class Trigger {
 		let record = records.get(key);
 		if (!record) {
 			if (records.size >= MAX_TRIGGERS) records.delete(records.keys().next().value as string);
-			record = { states: new Map(), recentIds: new Map() };
+			record = { states: new Map(), recentIds: new Map(), warnings: new Map() };
 			records.set(key, record);
 		}
 		this.record = record;
@@ -171,6 +175,17 @@ export class Trigger {
 	save(staticData: IDataObject, key: string, state: object): void {
 		staticData[key] = state as IDataObject;
 		this.record.states.set(key, state);
+	}
+
+	/** Whether to write a warning of this kind now, and how many were held back since the last one written. */
+	warningDue(kind: string): { write: boolean; held: number } {
+		const last = this.record.warnings.get(kind);
+		if (last && clock.now() - last.at < WARNING_INTERVAL_MS) {
+			last.held++;
+			return { write: false, held: last.held };
+		}
+		this.record.warnings.set(kind, { at: clock.now(), held: 0 });
+		return { write: true, held: last?.held ?? 0 };
 	}
 
 	/** This trigger's memory of recent ids in one scope (test or production), with the limits given. */

@@ -11,6 +11,8 @@
 
 import { createHash } from 'node:crypto';
 
+import { clock } from '../timers';
+
 export const DEFAULT_REMEMBER_IDS = 10_000;
 export const DEFAULT_REMEMBER_MINUTES = 24 * 60;
 export const MAX_REMEMBER_IDS = 1_000_000;
@@ -55,7 +57,7 @@ export class RecentIds {
 	}
 
 	/** True the first time an id is seen within the window (and remembers it), false for a repeat. */
-	firstSeen(id: string, now = Date.now()): boolean {
+	firstSeen(id: string, now = clock.now()): boolean {
 		const key = keptKey(id);
 		const known = this.seen.get(key);
 		if (known !== undefined && known > now) return false;
@@ -109,25 +111,4 @@ export function forgetUnlessAcknowledged(response: WebhookAnswer, memory: Recent
 		if (!(statusCode >= 200 && statusCode < 300)) for (const id of ids) memory.forget(id);
 		return writeHead.call(this, statusCode, ...rest);
 	};
-}
-
-/** One memory per trigger node (workflow, node, test or production), and a bound on how many. */
-const memories = new Map<string, RecentIds>();
-const MAX_MEMORIES = 1000;
-
-export function recentIdsFor(scope: string, maxEntries: number, ttlMs: number): RecentIds {
-	let memory = memories.get(scope);
-	if (memory) {
-		memory.configure(maxEntries, ttlMs);
-		return memory;
-	}
-	if (memories.size >= MAX_MEMORIES) memories.delete(memories.keys().next().value as string);
-	memory = new RecentIds(maxEntries, ttlMs);
-	memories.set(scope, memory);
-	return memory;
-}
-
-/** Forgets every trigger's ids (tests, and the benchmarks between rounds). */
-export function forgetRecentIds(): void {
-	memories.clear();
 }

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { DELIVERY_HEADER, VoiceAgentTrigger, matchesSecretHash, secretHash } from '../../../nodes/VoiceAgent/VoiceAgentTrigger.node';
-import { forgetRecentIds } from '../../../nodes/shared/triggers/recentIds';
+import { resetTriggers } from '../../../nodes/shared/triggers/lifecycle';
 import type { Sandbox } from '../../../sandbox';
 import { startSandbox } from '../../../sandbox';
 import { contexts } from '../../harness/n8n';
@@ -17,7 +17,7 @@ beforeAll(async () => (sandbox = await startSandbox()));
 afterAll(async () => await sandbox.close());
 beforeEach(() => {
 	sandbox.reset();
-	forgetRecentIds();
+	resetTriggers();
 });
 
 /**

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { forgetEverything } from '../../../nodes/WholesaleVoice/trigger/memory';
+import { resetTriggers } from '../../../nodes/shared/triggers/lifecycle';
 import type { Sandbox } from '../../../sandbox';
 import { startSandbox } from '../../../sandbox';
 import { phpJson } from '../../../sandbox/wholesale/php';
@@ -24,7 +24,7 @@ afterAll(async () => await sandbox.close());
 const hosts: HostedTrigger[] = [];
 beforeEach(() => {
 	sandbox.reset();
-	forgetEverything();
+	resetTriggers();
 	warnings = [];
 });
 afterEach(async () => {
@@ -373,7 +373,7 @@ describe('bodies that cannot be read', () => {
 		expect(warnings).toEqual([
 			expect.stringMatching(/^Wholesale Voice Trigger answered 400 to a delivery it could not read: the body is not valid JSON .* \(Content-Type text\/json, 30 bytes, from 127\.0\.0\.1\)$/),
 		]);
-		forgetEverything();
+		resetTriggers();
 		await post(trigger.url, '{', { 'content-type': 'text/json' });
 		expect(warnings[1]).toMatch(/a delivery it could not read/);
 	});

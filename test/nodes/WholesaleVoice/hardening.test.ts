@@ -13,7 +13,7 @@ import { numberIssue, plainDateTime } from '../../../nodes/WholesaleVoice/fields
 import { reportOutput } from '../../../nodes/WholesaleVoice/reports';
 import { WholesaleVoice } from '../../../nodes/WholesaleVoice/WholesaleVoice.node';
 import type { Sandbox } from '../../../sandbox';
-import { forgetEverything } from '../../../nodes/WholesaleVoice/trigger/memory';
+import { resetTriggers } from '../../../nodes/shared/triggers/lifecycle';
 import { runNode } from '../../harness/n8n';
 import type { TestServer } from '../../harness/testServer';
 import { sandboxForFile } from '../../harness/sandboxForFile';
@@ -158,7 +158,7 @@ describe('Report files: an empty or wrapped file still shows its collection', ()
 	});
 
 	test('the trigger collecting an empty report outputs the handle, collected, with rows 0 (never nothing)', async () => {
-		forgetEverything();
+		resetTriggers();
 		const trigger: HostedTrigger = await hostTrigger({ ...OPEN, collectReport: true }, { credentials: triggerCredentials(sandbox) });
 		try {
 			sandbox.wholesale.settings.reportReadyMs = 50;

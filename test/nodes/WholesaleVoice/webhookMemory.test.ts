@@ -1,5 +1,9 @@
-import { RecentIds, forgetUnlessAcknowledged, recentIdsFor } from '../../../nodes/shared/triggers/recentIds';
-import { WarningThrottle, forgetEverything } from '../../../nodes/WholesaleVoice/trigger/memory';
+import { Trigger, resetTriggers } from '../../../nodes/shared/triggers/lifecycle';
+import { RecentIds, forgetUnlessAcknowledged } from '../../../nodes/shared/triggers/recentIds';
+import { fakeClockForFile } from '../../harness/clock';
+
+const time = fakeClockForFile();
+beforeEach(() => resetTriggers());
 
 describe('recent ids', () => {
 	test('a key is new once within the window, and new again after it', () => {
@@ -72,24 +76,29 @@ describe('recent ids', () => {
 		expect(['ok', 'no-content', 'failed-1', 'failed-2', 'busy'].map((key) => ids.firstSeen(key, 1))).toEqual([false, false, true, true, true]);
 	});
 
-	test('one memory per scope; changed limits apply to it', () => {
-		forgetEverything();
-		const a = recentIdsFor('wf|node|trigger', 10, 1000);
-		expect(recentIdsFor('wf|node|trigger', 2, 1000)).toBe(a);
-		expect(recentIdsFor('wf|node|manual', 10, 1000)).not.toBe(a);
+	test('one memory per trigger and scope; changed limits apply to it', () => {
+		const a = new Trigger('wf|node').recentIds('trigger', 10, 1000);
+		expect(new Trigger('wf|node').recentIds('trigger', 2, 1000)).toBe(a);
+		expect(new Trigger('wf|node').recentIds('manual', 10, 1000)).not.toBe(a);
+		expect(new Trigger('wf|other').recentIds('trigger', 10, 1000)).not.toBe(a);
 		for (const key of ['x', 'y', 'z']) a.firstSeen(key);
 		expect(a.size).toBe(2);
 	});
 });
 
 describe('warnings', () => {
-	test('one per key and interval; the held-back ones are counted on the next', () => {
-		const throttle = new WarningThrottle(60_000);
-		expect(throttle.take('k', 0)).toEqual({ write: true, held: 0 });
-		expect(throttle.take('k', 1000)).toEqual({ write: false, held: 1 });
-		expect(throttle.take('k', 2000)).toEqual({ write: false, held: 2 });
-		expect(throttle.take('other', 2000)).toEqual({ write: true, held: 0 });
-		expect(throttle.take('k', 61_000)).toEqual({ write: true, held: 2 });
-		expect(throttle.take('k', 62_000)).toEqual({ write: false, held: 1 });
+	test('one per trigger, kind and minute; the held-back ones are counted on the next', async () => {
+		const trigger = new Trigger('wf|node');
+		expect(trigger.warningDue('k')).toEqual({ write: true, held: 0 });
+		await time.clock.advance(1000);
+		expect(trigger.warningDue('k')).toEqual({ write: false, held: 1 });
+		await time.clock.advance(1000);
+		expect(trigger.warningDue('k')).toEqual({ write: false, held: 2 });
+		expect(trigger.warningDue('other')).toEqual({ write: true, held: 0 });
+		expect(new Trigger('wf|another node').warningDue('k')).toEqual({ write: true, held: 0 });
+		await time.clock.advance(59_000);
+		expect(trigger.warningDue('k')).toEqual({ write: true, held: 2 });
+		await time.clock.advance(1000);
+		expect(trigger.warningDue('k')).toEqual({ write: false, held: 1 });
 	});
 });
