@@ -81,14 +81,10 @@ describe('package.json for publishing', () => {
 		expect(build.compilerOptions).toMatchObject({ rootDir: '.', outDir: './dist', declaration: false, sourceMap: false });
 	});
 
-	test("a versioned node's versions carry copies of its icons, the same bytes", () => {
-		// n8n resolves a version's icon next to the versioned node's own file, n8n's lint next to the
-		// version's file: both must find it, so v1/ and v2/ hold copies of the node's icons.
-		for (const version of ['v1', 'v2']) {
-			for (const icon of ['hostedPbx.svg', 'hostedPbx.dark.svg']) {
-				expect([version, icon, read(`nodes/HostedPbx/${version}/${icon}`)]).toEqual([version, icon, read(`nodes/HostedPbx/${icon}`)]);
-			}
-		}
+	test('one icon pair per node: no copies anywhere else', () => {
+		const icons = execFileSync('git', ['ls-files', '*.svg'], { cwd: root, encoding: 'utf8' }).split('\n').filter((path) => path.startsWith('nodes/'));
+		const names = icons.map((path) => path.split('/').pop());
+		expect(new Set(names).size).toBe(names.length);
 	});
 
 	test('the tarball may hold only what n8n loads: compiled JavaScript, icons, codex files, README, LICENSE', () => {
