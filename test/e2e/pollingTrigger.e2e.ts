@@ -1,17 +1,17 @@
 /**
  * The Hosted PBX Trigger's polled events on n8n's own polling (issue 20), in a real n8n:
  * - a test run (`n8n execute`, n8n's manual mode) returns the newest matching record;
- * - an active workflow polls at its Poll Times (every minute, n8n's shortest): the first poll at
- *   activation replays no history; missed calls that share a timestamp each start the workflow
- *   once; n8n killed and started again replays nothing and picks up the call made while it was down;
+ * - an active workflow polls at its Poll Times (every minute, n8n's shortest) for missed calls,
+ *   finished calls and texts: the first poll at activation replays no history; records that share a
+ *   timestamp each reach the end once; from the first lifetime on, n8n stopped normally and then
+ *   killed replays nothing and picks up what was made while it was down;
  * - live and polled events in one node: the stream opens with the workflow and closes with it.
- * (Version 1, with its own polling loop, keeps its coverage in the recipe and fault suites.)
  *
- * One sandbox (in this process, on 127.0.0.1) and one n8n for the whole file. About three minutes:
+ * One sandbox (in this process, on 127.0.0.1) and one n8n for the whole file. About six minutes:
  * each poll waits for n8n's next whole minute.
  */
 import { startSandbox, type Sandbox } from '../../sandbox/index';
-import { N8nInstance, nodeResult, type N8nRun } from './harness';
+import { N8nInstance, nodeResult } from './harness';
 import { CREDENTIALS, PKG } from './aiAgents';
 import { SandboxAdmin, sandboxCredentials, triggerWorkflow } from './sandboxAdmin';
 
@@ -24,11 +24,10 @@ const { pbx: PBX } = CREDENTIALS;
 /** n8n polls on whole minutes: a call is picked up within about 60 s; allow for a loaded machine. */
 const POLL_WAIT_MS = 150_000;
 
-const v2Trigger = (id: string) => ({
+const v2Trigger = (id: string, events = ['missedCall']) => ({
 	id, name: TRIGGER, type: `${PKG}.hostedPbxTrigger`, typeVersion: 2, position: [0, 0],
-	parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, events: ['missedCall'], customerId: ME, options: {} }, credentials: PBX,
+	parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, events, customerId: ME, filters: { outcomes: ['ANSWERED'] }, options: {} }, credentials: PBX,
 });
-const callers = (runs: N8nRun[]) => runs.flatMap((run) => nodeResult(run, 'End').json).map((item) => String(item.fromNumber));
 
 describe(`polled events on n8n's polling (target ${process.env.TELEPHONY_N8N_TARGET ?? '2'})`, () => {
 	let sandbox: Sandbox;
@@ -41,7 +40,7 @@ describe(`polled events on n8n's polling (target ${process.env.TELEPHONY_N8N_TAR
 		n8n = await N8nInstance.create();
 		await n8n.importCredentials(sandboxCredentials(sandbox.url));
 		await n8n.importWorkflows([
-			triggerWorkflow(ACTIVE, 'e2e: missed calls, polled by n8n', v2Trigger('pm1')),
+			triggerWorkflow(ACTIVE, 'e2e: missed calls, finished calls and texts, polled by n8n', v2Trigger('pm1', ['missedCall', 'callRecord', 'inboundSms'])),
 			triggerWorkflow(TEST_RUN, 'e2e: a test run of the polled trigger', v2Trigger('pt1')),
 			triggerWorkflow(COMBINED, 'e2e: live and polled events in one node', {
 				...v2Trigger('pc1'),
@@ -66,39 +65,52 @@ describe(`polled events on n8n's polling (target ${process.env.TELEPHONY_N8N_TAR
 		expect(nodeResult(run, TRIGGER).json).toEqual([expect.objectContaining({ event: 'missedCall', direction: 'IN', outcome: 'BUSY', fromNumber: '+447700900009' })]);
 	});
 
-	test('at the Poll Times: no history replayed, calls sharing a timestamp each once, nothing replayed after a restart and the call made while n8n was down picked up', async () => {
+	test('at the Poll Times, from the first lifetime of a freshly published workflow: no history replayed, records sharing a timestamp each once, nothing replayed and everything made while n8n was down picked up after a normal stop and after a kill', async () => {
+		/** What reached the end of the workflow so far, as `event:number` (or `event:text`), in order of the runs. */
+		const reached = async () =>
+			(await Promise.all((await n8n.executions(ACTIVE)).filter((e) => e.status === 'success').map(async (e) => await n8n.execution(String(e.id)))))
+				.flatMap((run) => nodeResult(run, 'End').json)
+				.map((item) => `${String(item.event)}:${String(item.event === 'inboundSms' ? item.body : item.fromNumber)}`);
+		const polls = async () => (await admin.requests({ api: 'pbx', since: 0 })).filter((r) => r.path === '/api/v1/customers/me/calls' && r.query.createdAfter !== undefined).length;
+		/** Waits until `expected` all reached the end, then for one more poll that started after that, so a repeat would show. */
+		const settled = async (expected: string[]) => {
+			await admin.until(`${expected.join(', ')} to reach the end`, async () => {
+				const got = await reached();
+				return expected.every((key) => got.includes(key));
+			}, POLL_WAIT_MS);
+			const after = await polls();
+			await admin.until('one more poll', async () => (await polls()) > after + 1, POLL_WAIT_MS);
+			return await reached();
+		};
+		const make = async (round: number) => {
+			const sameTime = new Date().toISOString();
+			await admin.post('/pbx/calls/incoming', { from: `+4477009007${round}1`, outcome: 'NO_ANSWER', created: sameTime });
+			await admin.post('/pbx/calls/incoming', { from: `+4477009007${round}2`, outcome: 'BUSY', created: sameTime });
+			await admin.post('/pbx/calls/incoming', { from: `+4477009007${round}3`, outcome: 'ANSWERED', created: sameTime });
+			await admin.post('/pbx/sms/inbound', { from: `+4479009007${round}4`, body: `Text ${round}` });
+			return [`missedCall:+4477009007${round}1`, `missedCall:+4477009007${round}2`, `callRecord:+4477009007${round}3`, `inboundSms:Text ${round}`];
+		};
+
 		const beforeActivation = await admin.lastSeq();
 		await n8n.activateNow(ACTIVE);
-		// The poll n8n runs at activation marks what exists as history: the calls below come after it.
-		await admin.waitForRequests(
-			{ api: 'pbx', since: beforeActivation },
-			(r) => r.path === '/api/v1/customers/me/calls' && r.query.createdAfter !== undefined,
-			{ timeoutMs: POLL_WAIT_MS },
-		);
-		const sameTime = new Date().toISOString();
-		await admin.post('/pbx/calls/incoming', { from: '+447700900701', outcome: 'NO_ANSWER', created: sameTime });
-		await admin.post('/pbx/calls/incoming', { from: '+447700900702', outcome: 'BUSY', created: sameTime });
-		await admin.post('/pbx/calls/incoming', { from: '+447700900703', outcome: 'ANSWERED' });
-		const first = await n8n.waitForExecutions(ACTIVE, 1, { timeoutMs: POLL_WAIT_MS });
-		expect(callers(first).sort()).toEqual(['+447700900701', '+447700900702']);
+		// The poll n8n runs at activation marks what exists as history: the records below come after it.
+		await admin.waitForRequests({ api: 'pbx', since: beforeActivation }, (r) => r.path === '/api/v1/customers/me/calls' && r.query.createdAfter !== undefined, { timeoutMs: POLL_WAIT_MS });
+		const first = await make(1);
+		expect((await settled(first)).sort()).toEqual([...first].sort());
 
-		await n8n.kill('SIGKILL');
-		await admin.post('/pbx/calls/incoming', { from: '+447700900704', outcome: 'NO_ANSWER' });
+		// A normal stop: the cursor n8n saved with the last emit is where the next lifetime goes on.
+		await n8n.stop();
+		const second = await make(2);
 		await n8n.start();
 		await n8n.login();
-		const second = await n8n.waitForExecutions(ACTIVE, 2, { timeoutMs: POLL_WAIT_MS });
-		expect(callers(second.slice(1))).toEqual(['+447700900704']);
-		// One more poll: nothing new, nothing repeated.
-		const polls = await admin.requests({ api: 'pbx', since: 0 });
-		const pollsBefore = polls.filter((r) => r.path === '/api/v1/customers/me/calls' && r.query.createdAfter !== undefined).length;
-		await admin.until(
-			'the next poll',
-			async () => (await admin.requests({ api: 'pbx', since: 0 })).filter((r) => r.path === '/api/v1/customers/me/calls' && r.query.createdAfter !== undefined).length > pollsBefore + 1,
-			POLL_WAIT_MS,
-		);
-		const all = await n8n.waitForExecutions(ACTIVE, 2, { timeoutMs: 5_000 });
-		expect((await n8n.executions(ACTIVE)).length).toBe(2);
-		expect(callers(all).sort()).toEqual(['+447700900701', '+447700900702', '+447700900704']);
+		expect((await settled([...first, ...second])).sort()).toEqual([...first, ...second].sort());
+
+		// A kill, with no run in flight: the same.
+		await n8n.kill('SIGKILL');
+		const third = await make(3);
+		await n8n.start();
+		await n8n.login();
+		expect((await settled([...first, ...second, ...third])).sort()).toEqual([...first, ...second, ...third].sort());
 	});
 
 	test('live and polled events in one node: the stream opens with the workflow, delivers, and closes with it', async () => {

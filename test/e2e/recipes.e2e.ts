@@ -99,8 +99,8 @@ function inboundSmsWorkflow(): Record<string, unknown> {
 		name: 'e2e: inbound SMS, live and polled',
 		nodes: [
 			{
-				id: 'in1', name: 'SMS received (live)', type: `${PKG}.hostedPbxTrigger`, typeVersion: 1, position: [0, 0],
-				parameters: { source: 'live', events: ['smsreceived'], options: {} }, credentials: pbx,
+				id: 'in1', name: 'SMS received (live)', type: `${PKG}.hostedPbxTrigger`, typeVersion: 2, position: [0, 0],
+				parameters: { events: ['smsreceived'], options: {} }, credentials: pbx,
 			},
 			{
 				id: 'in2', name: 'Tell the team', type: `${PKG}.hostedPbx`, typeVersion: 1, position: [240, 0],
@@ -108,8 +108,8 @@ function inboundSmsWorkflow(): Record<string, unknown> {
 				credentials: pbx,
 			},
 			{
-				id: 'in3', name: 'Inbound SMS (polled)', type: `${PKG}.hostedPbxTrigger`, typeVersion: 1, position: [0, 200],
-				parameters: { source: 'poll', pollEvent: 'inboundSms', customerId: me, pollIntervalSeconds: 10, options: {} }, credentials: pbx,
+				id: 'in3', name: 'Inbound SMS (polled)', type: `${PKG}.hostedPbxTrigger`, typeVersion: 2, position: [0, 200],
+				parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, events: ['inboundSms'], customerId: me, options: {} }, credentials: pbx,
 			},
 			{
 				id: 'in4', name: 'Auto-reply', type: `${PKG}.hostedPbx`, typeVersion: 1, position: [240, 200],

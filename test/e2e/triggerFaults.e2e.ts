@@ -19,8 +19,8 @@ const WARNING = /Hosted PBX stream: skipped bytes that are not a JSON object/g;
 
 const liveWorkflow = () =>
 	triggerWorkflow(WORKFLOW, 'e2e: live incoming calls under faults', {
-		id: 'lf1', name: TRIGGER, type: `${PKG}.hostedPbxTrigger`, typeVersion: 1,
-		parameters: { source: 'live', events: ['incomingcall'], options: { recoverMissedEvents: false } }, credentials: PBX,
+		id: 'lf1', name: TRIGGER, type: `${PKG}.hostedPbxTrigger`, typeVersion: 2,
+		parameters: { events: ['incomingcall'], options: { recoverMissedEvents: false } }, credentials: PBX,
 	});
 
 const POLL_WORKFLOW = 'e2ePollFaults001';
@@ -28,8 +28,8 @@ const POLL_TRIGGER = 'Missed call (polled)';
 
 const pollWorkflow = () =>
 	triggerWorkflow(POLL_WORKFLOW, 'e2e: missed calls polled under a refused credential', {
-		id: 'pf1', name: POLL_TRIGGER, type: `${PKG}.hostedPbxTrigger`, typeVersion: 1,
-		parameters: { source: 'poll', pollEvent: 'missedCall', customerId: { __rl: true, mode: 'id', value: 'me' }, pollIntervalSeconds: 10, options: {} }, credentials: PBX,
+		id: 'pf1', name: POLL_TRIGGER, type: `${PKG}.hostedPbxTrigger`, typeVersion: 2,
+		parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, events: ['missedCall'], customerId: { __rl: true, mode: 'id', value: 'me' }, options: {} }, credentials: PBX,
 	});
 
 const RECOVERY_WORKFLOW = 'e2eLiveGapBack01';
@@ -37,8 +37,8 @@ const RECOVERY_TRIGGER = 'Incoming call (live, gaps read back)';
 
 const recoveryWorkflow = () =>
 	triggerWorkflow(RECOVERY_WORKFLOW, 'e2e: live incoming calls, gaps read back', {
-		id: 'lr1', name: RECOVERY_TRIGGER, type: `${PKG}.hostedPbxTrigger`, typeVersion: 1,
-		parameters: { source: 'live', events: ['incomingcall'], options: {} }, credentials: PBX,
+		id: 'lr1', name: RECOVERY_TRIGGER, type: `${PKG}.hostedPbxTrigger`, typeVersion: 2,
+		parameters: { events: ['incomingcall'], options: {} }, credentials: PBX,
 	});
 
 const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
@@ -151,14 +151,15 @@ describe(`the Hosted PBX live stream under faults in a real n8n (target ${proces
 		expect(streamRequests.filter((r) => r.at < 60_000).length).toBeLessThanOrEqual(2);
 		expect(n8n.logs()).toMatch(/401|credential|refused/i);
 		const polls = (await admin.requests({ api: 'pbx', method: 'GET', pathPrefix: '/api/v1/customers/me/calls', since })).map((r) => ({ at: Date.parse(r.time) - refusedAt, status: r.status }));
-		console.log(`refused credential, polling every 10 s: ${polls.filter((r) => r.at < 60_000).length} call-history requests in the first 60 s (${JSON.stringify(polls.slice(0, 4))})`);
+		console.log(`refused credential, polling every minute: ${polls.filter((r) => r.at < 60_000).length} call-history requests in the first 60 s (${JSON.stringify(polls.slice(0, 4))})`);
 		expect(polls.filter((r) => r.at < 60_000).length).toBeLessThanOrEqual(2);
 		const seqs = await callsArrive(3);
 		expect(seqs).toHaveLength(3);
 		// Polling resumed by itself too: a missed call now reaches its workflow.
 		const pollRuns = (await n8n.executions(POLL_WORKFLOW)).length;
 		await admin.post('/pbx/calls/incoming', { from: '+447700900777', outcome: 'NO_ANSWER' });
-		const runs = await n8n.waitForExecutions(POLL_WORKFLOW, pollRuns + 1, { timeoutMs: 30_000 });
+		// The next whole-minute poll after the refusal gate's minute.
+		const runs = await n8n.waitForExecutions(POLL_WORKFLOW, pollRuns + 1, { timeoutMs: 150_000 });
 		expect(runs.flatMap((run) => nodeResult(run, POLL_TRIGGER).json.map((j) => j.fromNumber))).toContain('+447700900777');
 	});
 

@@ -1,11 +1,13 @@
 /**
- * The live triggers across restarts of n8n's main process (issue 18), in a real n8n:
- * - the Hosted PBX Trigger (live, missed events recovered): n8n is killed and started again while
- *   the platform rings 100 times and texts 50 times; every call and message reaches the end of
- *   the workflow once, live or read back from the history, and none twice (but for the runs that
- *   main was starting or running when it was killed, which die with it); and the same across a
- *   normal restart (SIGTERM), but for an event streamed to n8n between SIGTERM and n8n closing the
- *   trigger;
+ * The live triggers across restarts of n8n's main process, in a real n8n, from the first lifetime
+ * of freshly published workflows (what a trigger keeps is saved with each emit, or not at all):
+ * - the Hosted PBX Trigger (live, missed events recovered) and the Conversation Intelligence
+ *   Trigger (a session's events, resumed after the last one emitted): n8n is stopped normally
+ *   (SIGTERM) and started again while the platform rings 100 times, texts 50 times and the session
+ *   sends 50 events; every call, message and session event reaches the end of its workflow once,
+ *   live, read back from the history or replayed, and none twice, but for an event streamed to n8n
+ *   between SIGTERM and n8n closing the trigger; then the same across a kill (SIGKILL), but for the
+ *   runs main was starting or running when it was killed, which die with it;
  * - the Conversation Intelligence Trigger: a session that ended stops its listener for good,
  *   says so in the execution data of its last event, and after a restart sends no request at all.
  *
@@ -18,6 +20,9 @@ import { SandboxAdmin, sandboxCredentials, triggerWorkflow } from './sandboxAdmi
 
 const PBX_WORKFLOW = 'e2eLiveRestart01';
 const SESSION_WORKFLOW = 'e2eSessionEnd001';
+const RESUME_WORKFLOW = 'e2eSessionResume';
+const RESUME_TRIGGER = 'Session events (resumed)';
+const RESUME = 'sess_e2e_resume';
 const PBX_TRIGGER = 'Calls and messages (live)';
 const SESSION_TRIGGER = 'Session events';
 const SESSION = 'sess_e2e_restart';
@@ -40,14 +45,19 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 		admin = new SandboxAdmin(sandbox.url);
 		await admin.post('/pbx/settings', { rateLimit: 1_000_000 });
 		await admin.post('/intelligence/sessions', { session_id: SESSION });
+		await admin.post('/intelligence/sessions', { session_id: RESUME });
 		// n8n's default graceful-shutdown timeout (the harness shortens it to 5 s): a normal restart
 		// here is one as deployed, where n8n waits up to 30 s for the runs in flight.
 		n8n = await N8nInstance.create({ env: { N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '30' } });
 		await n8n.importCredentials(sandboxCredentials(sandbox.url));
 		await n8n.importWorkflows([
 			triggerWorkflow(PBX_WORKFLOW, 'e2e: live calls and messages across a restart', {
-				id: 'lr1', name: PBX_TRIGGER, type: `${PKG}.hostedPbxTrigger`, typeVersion: 1, position: [0, 0],
-				parameters: { source: 'live', events: ['incomingcall', 'smsreceived'], options: {} }, credentials: PBX,
+				id: 'lr1', name: PBX_TRIGGER, type: `${PKG}.hostedPbxTrigger`, typeVersion: 2, position: [0, 0],
+				parameters: { events: ['incomingcall', 'smsreceived'], options: {} }, credentials: PBX,
+			}),
+			triggerWorkflow(RESUME_WORKFLOW, 'e2e: session events across a restart', {
+				id: 'sr1', name: RESUME_TRIGGER, type: `${PKG}.conversationIntelligenceTrigger`, typeVersion: 1, position: [0, 0],
+				parameters: { sessionId: RESUME, eventTypes: ['operator_result'], options: {} }, credentials: KEY,
 			}),
 			triggerWorkflow(SESSION_WORKFLOW, 'e2e: a session that ends', {
 				id: 'se1', name: SESSION_TRIGGER, type: `${PKG}.conversationIntelligenceTrigger`, typeVersion: 1, position: [0, 0],
@@ -58,7 +68,9 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 		await n8n.setupOwner();
 		await n8n.activateNow(PBX_WORKFLOW);
 		await n8n.activateNow(SESSION_WORKFLOW);
+		await n8n.activateNow(RESUME_WORKFLOW);
 		await admin.until('the live stream to open', async () => ((await admin.get<unknown[]>('/pbx/streams')) ?? []).length > 0);
+		await admin.until('both session streams to open', async () => ((await admin.get<unknown[]>('/intelligence/streams')) ?? []).length === 2);
 	});
 
 	afterAll(async () => {
@@ -84,11 +96,16 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 			postedAt.set(key, Date.now());
 			if (delivered > 0) streamed.add(key);
 		};
+		const said = (i: number) => `Said ${round}-${i}`;
 		const driver = (async () => {
 			for (let i = 0; i < CALLS; i++) {
 				await ring(caller(i), '/pbx/calls/incoming', { from: caller(i), callerIdName: `Caller ${i}` });
 				if (i % 2 === 0) {
 					await ring(text(i / 2), '/pbx/sms/inbound', { from: `+4479009${String(10_000 + round * 1000 + i / 2).slice(1)}`, body: text(i / 2) });
+					// The session keeps its events: whatever n8n missed is replayed after the last event id it saved.
+					rungAt.set(said(i / 2), Date.now());
+					await admin.post(`/intelligence/sessions/${RESUME}/script`, { events: [{ event_type: 'operator_result', trigger_text: said(i / 2) }], intervalMs: 0, wait: true });
+					postedAt.set(said(i / 2), Date.now());
 				}
 				await sleep(200);
 			}
@@ -146,10 +163,15 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 		);
 		const failedFor = failedRuns.flatMap((run) => nodeResult(run, PBX_TRIGGER).json.filter(mine).map(keyOf));
 		const failedWith = [...new Set(failedRuns.map((run) => String(run.data?.resultData?.error?.message ?? 'no error recorded')))];
+		const sessionRuns = await Promise.all((await n8n.executions(RESUME_WORKFLOW)).filter((e) => e.status === 'success').map(async (e) => await n8n.execution(String(e.id))));
+		const saids = sessionRuns.flatMap((run) => nodeResult(run, RESUME_TRIGGER).json).map((i) => String(i.trigger_text)).filter((t) => postedAt.has(t));
 		const missing = [
 			...Array.from({ length: CALLS }, (_v, i) => caller(i)).filter((number) => !calls.includes(number)),
 			...Array.from({ length: TEXTS }, (_v, i) => text(i)).filter((t) => !texts.includes(t)),
 		];
+		// Session events are replayed by the service: one can be missing only if its run was in flight
+		// at the stop (n8n saved its id with the emit, then lost the run).
+		const missingSaid = Array.from({ length: TEXTS }, (_v, i) => said(i)).filter((t) => !saids.includes(t));
 		/** An event with when it was rung, from the restart: what a failed assertion shows. */
 		const described = (m: string) =>
 			`${m} rung ${(rungAt.get(m) ?? 0) - restartedAt} to ${(postedAt.get(m) ?? 0) - restartedAt} ms from the restart, ${streamed.has(m) ? 'streamed' : 'not streamed'}`;
@@ -164,7 +186,9 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 			missing,
 			failedFor,
 			recovered,
-			duplicates: [...duplicates(calls), ...duplicates(texts)],
+			duplicates: [...duplicates(calls), ...duplicates(texts), ...duplicates(saids)],
+			missingSaid,
+			replayed: saids.filter((t) => (postedAt.get(t) ?? 0) > restartedAt).length,
 			rungAt,
 			streamed,
 			askedAt,
@@ -176,9 +200,38 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 		};
 	}
 
-	test(`kill and restart main while the platform rings ${CALLS} times and texts ${TEXTS} times: each reaches the end of the workflow once, none twice`, async () => {
-		const { missing, failedFor, recovered, duplicates, rungAt, streamed, askedAt, runningAtRestart, stoppedAt, slowestRunMs, described } = await restartWhileEventsFlow(
+	/** Session events missing for no reason the test allows: sent outside the moment a stop can lose a run in flight. */
+	const unexplained = (missingSaid: string[], rungAt: Map<string, number>, from: number, to: number) => missingSaid.filter((m) => (rungAt.get(m) ?? 0) < from || (rungAt.get(m) ?? 0) > to);
+
+	test(`a normal restart of main (SIGTERM, as a deployment does) while the platform rings ${CALLS} times and texts ${TEXTS} times: each reaches the end of the workflow exactly once, but for an event streamed in n8n's shutdown moment`, async () => {
+		const { missing, missingSaid, replayed, recovered, duplicates, rungAt, streamed, restartedAt, stoppedAt, slowestRunMs, described } = await restartWhileEventsFlow(
 			1,
+			async () => await n8n.stop(),
+		);
+		// n8n stopped by itself: the harness did not have to kill it.
+		expect(n8n.logs()).not.toMatch(/did not stop within \d+ s of SIGTERM/);
+		console.log(n8n.logs().match(/n8n stopped \d+ ms after SIGTERM/g)?.at(-1));
+		// Exactly once, but for one moment n8n gives no trigger a chance at: on SIGTERM, n8n runs its
+		// shutdown handlers before it closes the triggers, so a run the trigger starts then fails (n8n
+		// 1.x: a run with the event, ended in error) or is lost without a trace (n8n 2.x: "Driver has
+		// already been released" in its log), and the trigger counts the event as delivered. Only an
+		// event the platform streamed to n8n in that moment may be missing: rung before n8n exited,
+		// and after SIGTERM or so shortly before it that n8n may have read it after (within the time
+		// a run took in this round, at least half a second). A node cannot see SIGTERM (n8n Cloud's
+		// scan forbids \`process\`).
+		const momentStart = restartedAt - Math.max(500, slowestRunMs);
+		const inTheShutdownMoment = (m: string) => streamed.has(m) && (rungAt.get(m) ?? 0) >= momentStart && (rungAt.get(m) ?? 0) <= stoppedAt;
+		expect({
+			duplicates,
+			notInTheShutdownMoment: missing.filter((m) => !inTheShutdownMoment(m)).map(described),
+			sessionEventsNotInTheShutdownMoment: unexplained(missingSaid, rungAt, momentStart, stoppedAt),
+		}).toEqual({ duplicates: [], notInTheShutdownMoment: [], sessionEventsNotInTheShutdownMoment: [] });
+		expect([recovered > 0, replayed > 0]).toEqual([true, true]);
+	});
+
+	test(`kill and restart main while the platform rings ${CALLS} times and texts ${TEXTS} times: each reaches the end of the workflow once, none twice`, async () => {
+		const { missing, missingSaid, replayed, failedFor, recovered, duplicates, rungAt, streamed, askedAt, runningAtRestart, restartedAt, stoppedAt, slowestRunMs, described } = await restartWhileEventsFlow(
+			2,
 			async () => await n8n.kill('SIGKILL'),
 		);
 		// Exactly once, but for n8n's own limit: a run that main was starting or running when it was
@@ -199,30 +252,10 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 			duplicates,
 			notStreamedToTheKilledMain: missing.filter((m) => !failedFor.includes(m) && !diedInARun.includes(m)).map(described),
 			moreThanN8nHadInFlight: beforeListed.length <= runningAtRestart ? [] : [`n8n listed ${runningAtRestart} runs in flight`, ...beforeListed.map(described)],
-		}).toEqual({ duplicates: [], notStreamedToTheKilledMain: [], moreThanN8nHadInFlight: [] });
-		expect(recovered).toBeGreaterThan(0);
-	});
-
-	test(`a normal restart of main (SIGTERM, as a deployment does) while the platform rings ${CALLS} times and texts ${TEXTS} times: each reaches the end of the workflow exactly once, but for an event streamed in n8n's shutdown moment`, async () => {
-		const { missing, recovered, duplicates, rungAt, streamed, restartedAt, stoppedAt, slowestRunMs, described } = await restartWhileEventsFlow(
-			2,
-			async () => await n8n.stop(),
-		);
-		// n8n stopped by itself: the harness did not have to kill it.
-		expect(n8n.logs()).not.toMatch(/did not stop within \d+ s of SIGTERM/);
-		console.log(n8n.logs().match(/n8n stopped \d+ ms after SIGTERM/g)?.at(-1));
-		// Exactly once, but for one moment n8n gives no trigger a chance at: on SIGTERM, n8n runs its
-		// shutdown handlers before it closes the triggers, so a run the trigger starts then fails (n8n
-		// 1.x: a run with the event, ended in error) or is lost without a trace (n8n 2.x: "Driver has
-		// already been released" in its log), and the trigger counts the event as delivered. Only an
-		// event the platform streamed to n8n in that moment may be missing: rung before n8n exited,
-		// and after SIGTERM or so shortly before it that n8n may have read it after (within the time
-		// a run took in this round, at least half a second). A node cannot see SIGTERM (n8n Cloud's
-		// scan forbids \`process\`).
-		const momentStart = restartedAt - Math.max(500, slowestRunMs);
-		const inTheShutdownMoment = (m: string) => streamed.has(m) && (rungAt.get(m) ?? 0) >= momentStart && (rungAt.get(m) ?? 0) <= stoppedAt;
-		expect({ duplicates, notInTheShutdownMoment: missing.filter((m) => !inTheShutdownMoment(m)).map(described) }).toEqual({ duplicates: [], notInTheShutdownMoment: [] });
-		expect(recovered).toBeGreaterThan(0);
+			sessionEventsNotInFlight: unexplained(missingSaid, rungAt, restartedAt - listedWithin, stoppedAt),
+		}).toEqual({ duplicates: [], notStreamedToTheKilledMain: [], moreThanN8nHadInFlight: [], sessionEventsNotInFlight: [] });
+		expect(missingSaid.length).toBeLessThanOrEqual(Math.max(1, runningAtRestart));
+		expect([recovered > 0, replayed > 0]).toEqual([true, true]);
 	});
 
 	test('an ended session stops its listener for good: its last event says so, and after a restart no request is sent', async () => {

@@ -51,7 +51,7 @@ export const workflow = (id: string, name: string, nodes: Array<Record<string, u
 
 export function pbxOnceWorkflow() {
 	return workflow(ID.pbxOnce, 'queue: one PBX live event, one execution', [
-		node('p1', 'SMS received', `${PKG}.hostedPbxTrigger`, 0, { source: 'live', events: ['smsreceived'], options: {} }, { credentials: PBX_CRED }),
+		node('p1', 'SMS received', `${PKG}.hostedPbxTrigger`, 0, { events: ['smsreceived'], options: {} }, { credentials: PBX_CRED, typeVersion: 2 }),
 		node('p2', 'Received', 'n8n-nodes-base.noOp', 240, {}),
 	], chain('SMS received', 'Received'));
 }
@@ -125,7 +125,7 @@ const smsTo = (id: string, name: string, x: number, body: string) =>
 /** Live PBX events (smsreceived) -> an SMS naming the event's seq: one SMS per event that reached n8n. */
 export function faultLiveWorkflow() {
 	return workflow(FAULT.live, 'queue faults: PBX live event -> SMS', [
-		node('fl1', 'Live event', `${PKG}.hostedPbxTrigger`, 0, { source: 'live', events: ['smsreceived'], options: {} }, { credentials: PBX_CRED }),
+		node('fl1', 'Live event', `${PKG}.hostedPbxTrigger`, 0, { events: ['smsreceived'], options: {} }, { credentials: PBX_CRED, typeVersion: 2 }),
 		smsTo('fl2', 'Report', 240, '=fault live {{ $json.seq }}'),
 	], chain('Live event', 'Report'));
 }
@@ -133,7 +133,7 @@ export function faultLiveWorkflow() {
 /** New call records, polled every 10 s (the least the trigger accepts) -> an SMS naming the record: one SMS per record. */
 export function faultPollWorkflow() {
 	return workflow(FAULT.poll, 'queue faults: PBX polled call record -> SMS', [
-		node('fp1', 'New call record', `${PKG}.hostedPbxTrigger`, 0, { source: 'poll', pollEvent: 'callRecord', customerId: ME, filters: { direction: 'in' }, pollIntervalSeconds: 10, options: {} }, { credentials: PBX_CRED }),
+		node('fp1', 'New call record', `${PKG}.hostedPbxTrigger`, 0, { pollTimes: { item: [{ mode: 'everyMinute' }] }, events: ['callRecord'], customerId: ME, filters: { direction: 'in' }, options: {} }, { credentials: PBX_CRED, typeVersion: 2 }),
 		smsTo('fp2', 'Report', 240, '=fault poll {{ $json.id }} {{ $json.fromNumber }}'),
 	], chain('New call record', 'Report'));
 }
@@ -141,7 +141,7 @@ export function faultPollWorkflow() {
 /** Missed calls, polled every 10 s (the least the trigger accepts) -> an SMS naming the record (a poller that has not emitted yet when main restarts). */
 export function faultMissedWorkflow() {
 	return workflow(FAULT.missed, 'queue faults: PBX polled missed call -> SMS', [
-		node('fm1', 'Missed call', `${PKG}.hostedPbxTrigger`, 0, { source: 'poll', pollEvent: 'missedCall', customerId: ME, pollIntervalSeconds: 10, options: {} }, { credentials: PBX_CRED }),
+		node('fm1', 'Missed call', `${PKG}.hostedPbxTrigger`, 0, { pollTimes: { item: [{ mode: 'everyMinute' }] }, events: ['missedCall'], customerId: ME, options: {} }, { credentials: PBX_CRED, typeVersion: 2 }),
 		smsTo('fm2', 'Report', 240, '=fault missed {{ $json.id }} {{ $json.fromNumber }}'),
 	], chain('Missed call', 'Report'));
 }
@@ -180,7 +180,7 @@ export function loadWholesaleWorkflow() {
 /** PBX live events (incomingcall) -> an SMS naming the event's seq and when the sandbox sent it. */
 export function loadPbxWorkflow() {
 	return workflow(LOAD.pbx, 'queue load: PBX live event -> SMS', [
-		node('lp1', 'Live event', `${PKG}.hostedPbxTrigger`, 0, { source: 'live', events: ['incomingcall'], options: {} }, { credentials: PBX_CRED }),
+		node('lp1', 'Live event', `${PKG}.hostedPbxTrigger`, 0, { events: ['incomingcall'], options: {} }, { credentials: PBX_CRED, typeVersion: 2 }),
 		node('lp2', 'Report', `${PKG}.hostedPbx`, 240, { resource: 'sms', operation: 'send', customerId: ME, from: rl('+441632960001'), to: LOAD_TEAM, body: '=load pbx {{ $json.run }} {{ $json.seq }} {{ $json.sentAt }}' }, { credentials: PBX_CRED }),
 	], chain('Live event', 'Report'));
 }

@@ -152,7 +152,7 @@ export interface TriggerContext {
 
 export const TRIGGER_PLANS: Record<string, TriggerPlan> = {
 	hostedPbxTrigger: {
-		parameters: () => ({ source: 'live', events: ['incomingcall'], options: {} }),
+		parameters: () => ({ events: ['incomingcall'], options: {} }),
 		listening: async ({ admin }) => {
 			await admin.until('the PBX live stream', async () => (await admin.get<unknown[]>('/pbx/streams')).length > 0, 60_000);
 		},
