@@ -5,22 +5,11 @@ import type {
 	ITriggerFunctions,
 	ITriggerResponse,
 } from 'n8n-workflow';
-import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { platformApi } from '../shared/apis';
 import { clock, wait } from '../shared/timers';
-import type { Refusal } from '../shared/triggers/lifecycle';
-import {
-	FAILURE_REPORT_INTERVAL_MS,
-	FIRST_RETRY_MS,
-	credentialFingerprint,
-	failureLogLevel,
-	heartbeatTimeoutOption,
-	numericSettings,
-	refusalMessage,
-	triggerOf,
-	triggerOptions,
-} from '../shared/triggers/lifecycle';
+import { LiveActivation, heartbeatTimeoutOption, numericSettings, triggerOptions } from '../shared/triggers/lifecycle';
 import { filtersFrom, sessionEventItem, sessionEventMatches, sessionFilterFields } from './events';
 import { SessionEventStream } from './sessionStream';
 import { sessionStreamAccess } from './stream';
@@ -90,9 +79,16 @@ export class ConversationIntelligenceTrigger implements INodeType {
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		// Checked before anything is sent: from an expression, NaN or 0 would spin or disable the watchdog.
 		const { heartbeatTimeoutSeconds } = numericSettings(this.getNode(), [heartbeatTimeout], options);
-		const manual = this.getMode() === 'manual';
 		const node = this.getNode();
-		const trigger = triggerOf(this);
+		const activation = new LiveActivation(this, {
+			label: platformApi.label,
+			credentialType: platformApi.credentialType,
+			refusedAdvice: 'Check the API key of the credential and that it has the intelligence:read scope.',
+			logPrefix: 'Conversation Intelligence stream',
+			failureMessage: (reason) => `The event stream of session ${sessionId} cannot be opened: ${reason}`,
+			failureAdvice: "Check the Session ID and the credential's Base URL.",
+		});
+		const { manual, trigger } = activation;
 		// The last emitted id survives restarts (static data is saved with each emit), so a restart resumes there.
 		const staticData = this.getWorkflowStaticData('node');
 		const loaded = manual ? undefined : trigger.load<ResumeState>(staticData, 'session', (saved) => saved.writtenAt);
@@ -102,125 +98,72 @@ export class ConversationIntelligenceTrigger implements INodeType {
 			if (!manual) trigger.save(staticData, 'session', state);
 		};
 		save();
-		if (state.ended && !manual) throw new NodeOperationError(node, endedMessage(sessionId, state.ended), { description: ENDED_DESCRIPTION });
+		const endedError = (ended: { at: string; reason: string }) => new NodeOperationError(node, endedMessage(sessionId, ended), { description: ENDED_DESCRIPTION });
+		if (state.ended && !manual) throw endedError(state.ended);
+		const startDelay = await activation.startDelay();
 
-		const fingerprint = credentialFingerprint(await this.getCredentials(platformApi.credentialType));
-		const refusedError = (refusal: Refusal) =>
-			new NodeApiError(node, {}, {
-				message: refusalMessage(platformApi.label, refusal),
-				description: 'Check the API key of the credential and that it has the intelligence:read scope.',
-			});
-		// As in the Hosted PBX Trigger: a user's activation fails while a refusal holds; n8n's own
-		// activation after the running trigger reported it waits for the next attempt instead.
-		const holding = trigger.pendingRefusal(fingerprint);
-		if (holding && !manual && !holding.whileRunning) throw refusedError(holding);
-		const startDelay = holding && !manual ? Math.max(0, holding.nextAttemptAt - clock.now()) : 0;
-
-		let activated = false;
-		let testEventSent = false;
-		let lastEmitAt = 0;
-		// The last event's run; the trigger reports the end only after it, so the run comes first.
-		let lastEmit: Promise<void> = Promise.resolve();
-		const end = (reason: string) => {
-			const ended = { at: new Date(clock.now()).toISOString(), reason };
-			save({ ended });
-			this.logger.info(`Conversation Intelligence Trigger: ${endedMessage(sessionId, ended)}`);
-			// Shown where n8n shows trigger problems; n8n's reactivation then fails at once, sending nothing.
-			if (activated && !manual) {
-				void lastEmit.then(() => this.emitError(new NodeOperationError(node, endedMessage(sessionId, ended), { description: ENDED_DESCRIPTION })));
-			}
-		};
-		// Shown where n8n shows trigger problems; n8n then activates the trigger again, which goes on
-		// retrying with backoff and reports again only after FAILURE_REPORT_INTERVAL_MS. A test run stops.
-		const reportPersistentFailure = (reason: string, failedAttempts: number, status?: number) => {
-			if (!activated) return;
-			if (!manual && !trigger.failureReportDue()) return;
-			this.emitError(
-				new NodeApiError(node, {}, {
-					message: `The event stream of session ${sessionId} cannot be opened: ${reason}`,
-					description: manual
-						? `${failedAttempts} attempts in a row failed. Check the Session ID and the credential's Base URL.`
-						: `${failedAttempts} attempts in a row failed. The trigger keeps trying with backoff (up to a minute apart) and reports this again every ${FAILURE_REPORT_INTERVAL_MS / 60_000} minutes while it lasts. Check the Session ID and the credential's Base URL.`,
-					httpCode: status ? String(status) : undefined,
-				}),
-			);
-			if (manual) void stream.stop();
-		};
+		const emits = sessionEmits(this, sessionId, filters, save, () => void stream.stop());
 		const stream: SessionEventStream = new SessionEventStream({
 			...(await sessionStreamAccess(this, sessionId)),
 			lastEventId: manual ? undefined : state.lastEventId,
 			heartbeatWindowMs: heartbeatTimeoutSeconds * 1000,
-			onEvent: (event, id) => {
-				const last = event.event_type === 'session_ended';
-				if (last) save({ ended: { at: new Date(clock.now()).toISOString(), reason: 'the session_ended event arrived' } });
-				if (testEventSent || !sessionEventMatches(event, filters)) return;
-				const item = sessionEventItem(event, id);
-				// The last event says so in its own execution data: the listener stops with it.
-				if (last) Object.assign(item, { listening: false, note: `The session ended; this trigger stops listening to ${sessionId}.` });
-				const emitItem = () => {
-					lastEmitAt = clock.now();
-					// n8n saves the static data with an emit only if it is marked changed, and a save still
-					// running clears the mark when it lands: changed again right here, it is saved.
-					save();
-					this.emit([this.helpers.returnJsonArray([item])]);
-				};
-				// n8n does not order the saves either: the last event's emit (its save holds the end
-				// marker) waits until the one before is a while past, so its save is the last to land.
-				const settle = last && !manual ? lastEmitAt + STATIC_DATA_SETTLE_MS - clock.now() : 0;
-				if (settle > 0) lastEmit = wait(settle).then(emitItem);
-				else emitItem();
-				if (manual) {
-					// A test run needs one event; the stream is closed right after it.
-					testEventSent = true;
-					void stream.stop();
-				}
+			onEvent: emits.onEvent,
+			onEnded: (reason) => {
+				const ended = { at: new Date(clock.now()).toISOString(), reason };
+				save({ ended });
+				this.logger.info(`Conversation Intelligence Trigger: ${endedMessage(sessionId, ended)}`);
+				// Shown where n8n shows trigger problems, after the last event's run; n8n's reactivation then fails at once, sending nothing.
+				if (activated && !manual) void emits.lastEmit().then(() => this.emitError(endedError(ended)));
 			},
-			onEnded: end,
-			onRefused: async (status, message) => {
-				// At activation the refusal fails the activation (below); the stream is stopped before this wait ends.
-				if (!activated) return FIRST_RETRY_MS;
-				const refusal = trigger.recordRefusal(status, message, credentialFingerprint(await this.getCredentials(platformApi.credentialType)), true);
-				this.emitError(refusedError(refusal));
-				return refusal.nextAttemptAt - clock.now();
-			},
+			onRefused: activation.onRefused,
 			// Set before the event's emit (the dispatch reports it first), so the emit saves it.
 			onResumePoint: (id) => save({ lastEventId: id }),
 			onConnected: () => trigger.recovered(),
-			onTransientFailure: (reason, retryInMs, failedAttempts, status) => {
-				// A working stream that dropped is routine; an attempt that got no stream is not.
-				const level = failureLogLevel(failedAttempts);
-				const line = `Conversation Intelligence stream: ${reason}; reconnecting in ${retryInMs} ms`;
-				this.logger[level](level === 'error' ? `${line} (${failedAttempts} failed attempts in a row)` : line);
-				if (level === 'error') reportPersistentFailure(reason, failedAttempts, status);
-			},
+			onTransientFailure: activation.onTransientFailure,
 			onIncident: (excerpt) => this.logger.warn(`Conversation Intelligence stream: skipped an event that is not a JSON object: ${excerpt}`),
 			onUnusableId: (problem) => this.logger.warn(`Conversation Intelligence stream: ${problem}`),
 		});
-		const release = manual ? () => undefined : await trigger.replaceActivation(async () => await stream.stop());
-		stream.start(startDelay);
-		const first = startDelay > 0 ? ({ kind: 'waiting' } as const) : await stream.firstOutcome;
-		// The activation fails below: it holds nothing to replace.
-		if (first.kind === 'refused' || (first.kind === 'ended' && !manual)) release();
-		if (first.kind === 'refused') {
-			await stream.stop();
-			throw refusedError(trigger.recordRefusal(first.status, first.message, fingerprint));
-		}
-		if (first.kind === 'ended' && !manual) {
-			await stream.stop();
-			throw new NodeOperationError(node, endedMessage(sessionId, state.ended ?? { at: new Date(clock.now()).toISOString(), reason: first.reason }), {
-				description: ENDED_DESCRIPTION,
-			});
-		}
-		if (first.kind === 'connected') trigger.recovered();
-		// A first attempt that failed does not fail the activation (an outage at n8n's start would
-		// otherwise leave the trigger off for good): it was logged as a warning, retries follow with
-		// backoff, and a failure that persists is reported as a trigger error (above).
+		let activated = false;
+		const response = await activation.start(stream, startDelay, (first) =>
+			first.kind === 'ended' && !manual ? endedError(state.ended ?? { at: new Date(clock.now()).toISOString(), reason: first.reason }) : undefined,
+		);
 		activated = true;
-		return {
-			closeFunction: async () => {
-				release();
-				await stream.stop();
-			},
-		};
+		return response;
 	}
+}
+
+/**
+ * How a session's events become runs: only those the filters choose, one event each, and in a
+ * test run only the first. The last event (session_ended) says so in its own item and is emitted
+ * a while after the one before: n8n does not order its saves of the static data, and the last
+ * save must hold the end marker.
+ */
+function sessionEmits(context: ITriggerFunctions, sessionId: string, filters: ReturnType<typeof filtersFrom>, save: (change?: Partial<ResumeState>) => void, stop: () => void) {
+	const manual = context.getMode() === 'manual';
+	let testEventSent = false;
+	let lastEmitAt = 0;
+	let lastEmit: Promise<void> = Promise.resolve();
+	const onEvent = (event: IDataObject, id: string) => {
+		const last = event.event_type === 'session_ended';
+		if (last) save({ ended: { at: new Date(clock.now()).toISOString(), reason: 'the session_ended event arrived' } });
+		if (testEventSent || !sessionEventMatches(event, filters)) return;
+		const item = sessionEventItem(event, id);
+		if (last) Object.assign(item, { listening: false, note: `The session ended; this trigger stops listening to ${sessionId}.` });
+		const emitItem = () => {
+			lastEmitAt = clock.now();
+			// n8n saves the static data with an emit only if it is marked changed, and a save still
+			// running clears the mark when it lands: changed again right here, it is saved.
+			save();
+			context.emit([context.helpers.returnJsonArray([item])]);
+		};
+		const settle = last && !manual ? lastEmitAt + STATIC_DATA_SETTLE_MS - clock.now() : 0;
+		if (settle > 0) lastEmit = wait(settle).then(emitItem);
+		else emitItem();
+		if (manual) {
+			// A test run needs one event; the stream is closed right after it.
+			testEventSent = true;
+			stop();
+		}
+	};
+	return { onEvent, lastEmit: () => lastEmit };
 }

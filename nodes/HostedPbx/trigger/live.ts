@@ -6,8 +6,7 @@ import { redact } from '../../shared/errors';
 import { JsonObjectSplitter } from '../../shared/streams/jsonObjects';
 import type { Attempt } from '../../shared/streams/reconnectingStream';
 import { ReconnectingStream, failedAnswer } from '../../shared/streams/reconnectingStream';
-import type { Refusal, Trigger } from '../../shared/triggers/lifecycle';
-import { FAILURE_REPORT_INTERVAL_MS, FIRST_RETRY_MS, credentialFingerprint, failureLogLevel, heartbeatTimeoutOption, numericSettings, refusalMessage, triggerOf } from '../../shared/triggers/lifecycle';
+import { LiveActivation, heartbeatTimeoutOption, numericSettings } from '../../shared/triggers/lifecycle';
 import { clock, wait } from '../../shared/timers';
 import type { RequestContext } from '../../shared/transport';
 import { createClient, rateLimitWaitMs } from '../../shared/transport';
@@ -86,31 +85,29 @@ export async function liveTrigger(context: ITriggerFunctions, settings: LiveSett
 	const { events, customer } = settings;
 	const options = context.getNodeParameter('options', {}) as IDataObject;
 	const heartbeatMs = numericSettings(context.getNode(), [settings.heartbeatOption], options).heartbeatTimeoutSeconds * 1000;
-	const manual = context.getMode() === 'manual';
-	const node = context.getNode();
-	const trigger = triggerOf(context);
+	const forms = hostedPbxApi.secretForms(await context.getCredentials('hostedPbxApi'));
+	const activation = new LiveActivation(context, {
+		label: hostedPbxApi.label,
+		credentialType: hostedPbxApi.credentialType,
+		refusedAdvice: `${REFUSED_DESCRIPTION} The user must be allowed to open the live event stream.`,
+		logPrefix: 'Hosted PBX stream',
+		failureMessage: (reason) => `The ${hostedPbxApi.label} live event stream cannot be opened: ${reason}`,
+		failureAdvice: "Check the credential's Base URL and the service's status.",
+		redact: (text) => redact(text, forms),
+	});
+	const { manual, trigger } = activation;
 	const staticData = context.getWorkflowStaticData('node');
 	const state: RecoveryState = (manual ? undefined : trigger.load<RecoveryState>(staticData, 'live', (s) => s.lastSeenAt)) ?? {};
 	const save = () => manual || trigger.save(staticData, 'live', state);
-	const credentials = await context.getCredentials('hostedPbxApi');
-	const forms = hostedPbxApi.secretForms(credentials);
-	const refusedError = (refusal: Refusal) =>
-		new NodeApiError(node, {}, { message: refusalMessage(hostedPbxApi.label, refusal), description: `${REFUSED_DESCRIPTION} The user must be allowed to open the live event stream.` });
-	// While a refusal holds, an activation costs no request: a user's activation fails with it;
-	// n8n's own activation after the running trigger reported it waits for the next attempt.
-	const holding = trigger.pendingRefusal(credentialFingerprint(credentials));
-	if (holding && !manual && !holding.whileRunning) throw refusedError(holding);
-	const startDelay = holding && !manual ? Math.max(0, holding.nextAttemptAt - clock.now()) : 0;
-
+	const startDelay = await activation.startDelay();
 	const recover = !manual && options.recoverMissedEvents !== false;
 	// A restart of n8n, or its activation after a refusal, goes on listening: the time since the
 	// last event is a gap. A user publishing the workflow starts afresh: nothing older is read back.
-	const resumed = Boolean(holding?.whileRunning) || ['init', 'leadershipChange'].includes(context.getActivationMode());
+	const resumed = (await activation.resumingAfterRefusal()) || ['init', 'leadershipChange'].includes(context.getActivationMode());
 	if (!manual && !resumed) state.listeningSince = clock.now();
 	const restartGapSince = recover && resumed ? state.lastSeenAt : undefined;
 	save();
 
-	let activated = false;
 	let testEventSent = false;
 	const closing = new AbortController();
 	// Nothing is emitted once n8n closed the trigger: a run started then would keep n8n's shutdown waiting.
@@ -119,8 +116,7 @@ export async function liveTrigger(context: ITriggerFunctions, settings: LiveSett
 		save();
 		context.emit([context.helpers.returnJsonArray([item])]);
 	};
-	const gapReader = readsBackGaps(context, trigger, customer, events, state, closing.signal, emit);
-
+	const readBack = readsBackGaps(context, customer, events, state, closing.signal, emit, save);
 	const stream: ReconnectingStream = pbxStream(context, heartbeatMs, {
 		onObject: (object) => {
 			state.lastSeenAt = clock.now();
@@ -134,58 +130,19 @@ export async function liveTrigger(context: ITriggerFunctions, settings: LiveSett
 			}
 		},
 		onIncident: (excerpt, reason) => context.logger.warn(`Hosted PBX stream: skipped bytes that are not a JSON object (${reason}): ${redact(excerpt, forms)}`),
-		onRefused: async (status, message) => {
-			// At activation the refusal fails the activation (below); the stream is stopped before this wait ends.
-			if (!activated) return FIRST_RETRY_MS;
-			const refusal = trigger.recordRefusal(status, message, credentialFingerprint(await context.getCredentials('hostedPbxApi')), true);
-			// Shown where n8n shows trigger problems, once per attempt (60 s, then every 15 minutes).
-			context.emitError(refusedError(refusal));
-			return refusal.nextAttemptAt - clock.now();
-		},
+		onRefused: activation.onRefused,
 		onConnected: ({ number, gapSince }) => {
 			trigger.recovered();
 			const since = gapSince ?? (number === 1 ? restartGapSince : undefined);
-			if (recover && since !== undefined) void gapReader(since, clock.now());
+			if (recover && since !== undefined) void readBack(since, clock.now());
 		},
-		onTransientFailure: (reason, retryInMs, failedAttempts, status) => {
-			// A working stream that dropped is routine; an attempt that got no stream is not.
-			const level = failureLogLevel(failedAttempts);
-			const line = `Hosted PBX stream: ${redact(reason, forms)}; reconnecting in ${retryInMs} ms`;
-			context.logger[level](level === 'error' ? `${line} (${failedAttempts} failed attempts in a row)` : line);
-			if (level !== 'error' || !activated || (!manual && !trigger.failureReportDue())) return;
-			// Shown where n8n shows trigger problems; n8n then activates the trigger again, which keeps retrying. A test run stops.
-			const keepsTrying = manual ? '' : `The trigger keeps trying with backoff (up to a minute apart) and reports this again every ${FAILURE_REPORT_INTERVAL_MS / 60_000} minutes while it lasts. `;
-			context.emitError(
-				new NodeApiError(node, {}, {
-					message: `The ${hostedPbxApi.label} live event stream cannot be opened: ${redact(reason, forms)}`,
-					description: `${failedAttempts} attempts in a row failed. ${keepsTrying}Check the credential's Base URL and the service's status.`,
-					httpCode: status ? String(status) : undefined,
-				}),
-			);
-			if (manual) void stream.stop();
-		},
+		onTransientFailure: activation.onTransientFailure,
 	});
 	const stop = async () => {
 		closing.abort();
 		await stream.stop();
 	};
-	const release = manual ? () => undefined : await trigger.replaceActivation(stop);
-	stream.start(startDelay);
-	if (startDelay === 0) {
-		const first = await stream.firstOutcome;
-		if (first.kind === 'refused') {
-			release();
-			await stop();
-			throw refusedError(trigger.recordRefusal(first.status, first.message, credentialFingerprint(credentials)));
-		}
-	}
-	activated = true;
-	return {
-		closeFunction: async () => {
-			release();
-			await stop();
-		},
-	};
+	return await activation.start({ firstOutcome: stream.firstOutcome, start: (delay) => stream.start(delay), stop }, startDelay);
 }
 
 /**
@@ -194,12 +151,12 @@ export async function liveTrigger(context: ITriggerFunctions, settings: LiveSett
  */
 function readsBackGaps(
 	context: ITriggerFunctions,
-	trigger: Trigger,
 	customer: string,
 	events: string[],
 	state: RecoveryState,
 	closed: AbortSignal,
 	emit: (item: IDataObject) => void,
+	save: () => void,
 ): (since: number, until: number) => Promise<void> {
 	let gap: { since: number; until: number } | undefined;
 	return async (since, until) => {
@@ -218,7 +175,7 @@ function readsBackGaps(
 				context.logger.info(`Hosted PBX stream: ${recovered.length} event(s) missed between ${new Date(from).toISOString()} and ${new Date(to).toISOString()} recovered from the history`);
 			}
 			recovered.forEach(emit);
-			trigger.save(context.getWorkflowStaticData('node'), 'live', state);
+			save();
 		} catch (error) {
 			context.logger.warn(`Hosted PBX stream: could not read the history to recover events missed since ${new Date(from).toISOString()}: ${(error as Error).message}`);
 		}

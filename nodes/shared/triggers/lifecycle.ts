@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 
-import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeProperties } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeProperties, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { validationError } from '../errors';
 import { parameterIssues } from '../parameterChecks';
+import type { FirstOutcome } from '../streams/reconnectingStream';
 import { clock } from '../timers';
 import { RecentIds } from './recentIds';
 
@@ -225,4 +227,124 @@ export function numericSettings(node: INode, fields: INodeProperties[], values: 
 	if (found.length) throw validationError(node, found);
 	const blank = (value: unknown) => value === undefined || value === null || value === '';
 	return Object.fromEntries(fields.map((field) => [field.name, Number(blank(given[field.name]) ? field.default : given[field.name])]));
+}
+
+/** A live trigger's stream as the activation drives it (the reconnecting core, or a stream built on it). */
+export interface LiveStream {
+	readonly firstOutcome: Promise<FirstOutcome>;
+	start(delayMs?: number): void;
+	stop(): Promise<void>;
+}
+
+export interface LiveActivationOptions {
+	/** The API's name in messages (`Hosted PBX API`). */
+	label: string;
+	credentialType: string;
+	/** What to check when the credential is refused. */
+	refusedAdvice: string;
+	/** Log lines start with this (`Hosted PBX stream`). */
+	logPrefix: string;
+	/** The headline of a persistent failure (`… cannot be opened: <reason>`), and what to check. */
+	failureMessage: (reason: string) => string;
+	failureAdvice: string;
+	/** Masks secrets in text taken from answers. */
+	redact?: (text: string) => string;
+}
+
+/**
+ * What both live triggers share around their stream: the refusal gate (a user's activation fails
+ * while a refusal holds, n8n's own re-activation waits for the next attempt), one running
+ * activation per node, failures logged by level and reported to n8n once they persist (at most
+ * every 15 minutes; a test run stops instead), and the first connection's outcome deciding the
+ * activation.
+ */
+export class LiveActivation {
+	readonly manual: boolean;
+	readonly trigger: Trigger;
+	/** The activation returned: refusals and persistent failures go to n8n from now on. */
+	private activated = false;
+	private stream?: LiveStream;
+
+	constructor(
+		private readonly context: ITriggerFunctions,
+		private readonly options: LiveActivationOptions,
+	) {
+		this.manual = context.getMode() === 'manual';
+		this.trigger = triggerOf(context);
+	}
+
+	private refusedError(refusal: Refusal): NodeApiError {
+		return new NodeApiError(this.context.getNode(), {}, { message: refusalMessage(this.options.label, refusal), description: this.options.refusedAdvice });
+	}
+
+	private async fingerprint(): Promise<string> {
+		return credentialFingerprint(await this.context.getCredentials(this.options.credentialType));
+	}
+
+	/** The wait before the first attempt: 0, or the refusal gate's when n8n re-activates the trigger; a user's activation fails while it holds. */
+	async startDelay(): Promise<number> {
+		const holding = this.trigger.pendingRefusal(await this.fingerprint());
+		if (!holding || this.manual) return 0;
+		if (!holding.whileRunning) throw this.refusedError(holding);
+		return Math.max(0, holding.nextAttemptAt - clock.now());
+	}
+
+	/** Whether n8n re-activates the trigger after a refusal it reported (not a user's activation). */
+	async resumingAfterRefusal(): Promise<boolean> {
+		return Boolean(this.trigger.pendingRefusal(await this.fingerprint())?.whileRunning);
+	}
+
+	/** The stream's onRefused: at activation the activation fails (below); later n8n is told, once per attempt. */
+	readonly onRefused = async (status: number, message: string): Promise<number> => {
+		if (!this.activated) return FIRST_RETRY_MS;
+		const refusal = this.trigger.recordRefusal(status, message, await this.fingerprint(), true);
+		this.context.emitError(this.refusedError(refusal));
+		return refusal.nextAttemptAt - clock.now();
+	};
+
+	/** The stream's onTransientFailure: a working stream that dropped is routine; attempts that got no stream are not. */
+	readonly onTransientFailure = (reason: string, retryInMs: number, failedAttempts: number, status?: number): void => {
+		const masked = this.options.redact?.(reason) ?? reason;
+		const level = failureLogLevel(failedAttempts);
+		const line = `${this.options.logPrefix}: ${masked}; reconnecting in ${retryInMs} ms`;
+		this.context.logger[level](level === 'error' ? `${line} (${failedAttempts} failed attempts in a row)` : line);
+		if (level !== 'error' || !this.activated || (!this.manual && !this.trigger.failureReportDue())) return;
+		const keepsTrying = this.manual ? '' : `The trigger keeps trying with backoff (up to a minute apart) and reports this again every ${FAILURE_REPORT_INTERVAL_MS / 60_000} minutes while it lasts. `;
+		this.context.emitError(
+			new NodeApiError(this.context.getNode(), {}, {
+				message: this.options.failureMessage(masked),
+				description: `${failedAttempts} attempts in a row failed. ${keepsTrying}${this.options.failureAdvice}`,
+				httpCode: status ? String(status) : undefined,
+			}),
+		);
+		if (this.manual) void this.stream?.stop();
+	};
+
+	/**
+	 * Starts the stream (replacing this node's previous activation) and waits for its first outcome:
+	 * a refusal fails the activation, as does whatever `refuse` makes of the outcome. A first attempt
+	 * that failed otherwise does not (an outage at n8n's start would leave the trigger off for good).
+	 */
+	async start(stream: LiveStream, startDelay: number, refuse?: (first: FirstOutcome) => Error | undefined): Promise<ITriggerResponse> {
+		this.stream = stream;
+		const release = this.manual ? () => undefined : await this.trigger.replaceActivation(async () => await stream.stop());
+		stream.start(startDelay);
+		if (startDelay === 0) {
+			const first = await stream.firstOutcome;
+			const error = first.kind === 'refused' ? this.refusedError(this.trigger.recordRefusal(first.status, first.message, await this.fingerprint())) : refuse?.(first);
+			if (error) {
+				release();
+				await stream.stop();
+				throw error;
+			}
+			if (first.kind === 'connected') this.trigger.recovered();
+		}
+		this.activated = true;
+		return {
+			closeFunction: async () => {
+				release();
+				await stream.stop();
+			},
+		};
+	}
 }
