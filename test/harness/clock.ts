@@ -53,8 +53,11 @@ export class FakeClock implements Clock {
 		return this.timers.length;
 	}
 
-	/** Moves time forward by `ms`, firing each timer that falls due in order and letting its work run. */
-	async advance(ms: number): Promise<void> {
+	/**
+	 * Moves time forward by `ms`, firing each timer that falls due in order and letting its work
+	 * run; stops early, at the time of the timer after which `until` holds.
+	 */
+	async advance(ms: number, until?: () => unknown): Promise<void> {
 		const end = this.time + ms;
 		await settle();
 		for (;;) {
@@ -64,6 +67,7 @@ export class FakeClock implements Clock {
 			this.time = Math.max(this.time, due.at);
 			due.resolve();
 			await settle();
+			if (until?.()) return;
 		}
 		this.time = end;
 		await settle();
@@ -80,7 +84,7 @@ export class FakeClock implements Clock {
 			const value = await waitFor(probe, 50).catch(() => undefined);
 			if (value !== undefined) return value;
 			if (advanced >= maxAdvanceMs) return await waitFor(probe);
-			await this.advance(stepMs);
+			await this.advance(stepMs, probe);
 		}
 	}
 }
