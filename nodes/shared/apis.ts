@@ -3,7 +3,8 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { apiKeyProblem } from '../../credentials/PlatformApiKeyApi.credentials';
 import { accountIdProblem } from '../../credentials/WholesaleVoiceApi.credentials';
 import type { ApiFailure } from './errors';
-import { basicSecretForms, errorTextFromBody, secretForms } from './errors';
+import { errorTextFromBody } from './errors';
+import { basicSecretForms, secretForms } from './redaction';
 import type { ApiDefinition, FailedResponse } from './transport';
 
 /** The status line every API shares, with the platform's own text and a hint per status. */

@@ -3,54 +3,8 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ValidationIssue } from './operation';
 
-const MIN_SECRET_LENGTH = 4;
-/** Any run this long of a secret form is redacted too: a secret cut at a message's edge, or partly echoed. */
-export const SECRET_RUN = 8;
-
-/** Every form in which a secret could appear in text we did not write ourselves. */
-export function secretForms(secrets: Array<string | undefined>): string[] {
-	const forms = new Set<string>();
-	for (const secret of secrets) {
-		if (!secret || secret.length < MIN_SECRET_LENGTH) continue;
-		const base64 = Buffer.from(secret).toString('base64');
-		for (const form of [secret, encodeURIComponent(secret), base64, encodeURIComponent(base64)]) forms.add(form);
-	}
-	return [...forms].sort((a, b) => b.length - a.length);
-}
-
-/**
- * Replaces every occurrence of a secret form with `***`, then every run of SECRET_RUN characters
- * that occurs in a form. Call it before anything is cut or formatted.
- */
-export function redact(text: string, forms: string[]): string {
-	let out = text;
-	for (const form of forms) out = out.split(form).join('***');
-	const runs = new Set<string>();
-	for (const form of forms) {
-		for (let at = 0; at + SECRET_RUN <= form.length; at++) runs.add(form.slice(at, at + SECRET_RUN));
-	}
-	if (runs.size === 0 || out.length < SECRET_RUN) return out;
-	const hidden = new Uint8Array(out.length);
-	let found = false;
-	for (let at = 0; at + SECRET_RUN <= out.length; at++) {
-		if (!runs.has(out.slice(at, at + SECRET_RUN))) continue;
-		hidden.fill(1, at, at + SECRET_RUN);
-		found = true;
-	}
-	if (!found) return out;
-	let masked = '';
-	for (let at = 0; at < out.length; at++) {
-		if (!hidden[at]) masked += out[at];
-		else if (at === 0 || !hidden[at - 1]) masked += '***';
-	}
-	return masked;
-}
-
-/** Basic credentials as they travel: the base64 of `user:password`, so that it can be redacted too. */
-export function basicSecretForms(user: string | undefined, password: string | undefined): string[] {
-	const pair = Buffer.from(`${user ?? ''}:${password ?? ''}`).toString('base64');
-	return [...new Set([...secretForms([password]), pair, encodeURIComponent(pair)])].sort((a, b) => b.length - a.length);
-}
+// Redaction lives in redaction.ts; the Hosted PBX Trigger's runtime and a trigger test import it from here.
+export { SECRET_RUN, redact } from './redaction';
 
 export function truncate(text: string, max = 500): string {
 	const flat = text.replace(/\s+/g, ' ').trim();

@@ -11,6 +11,7 @@ import { NodeApiError, NodeHelpers, NodeOperationError, sleep } from 'n8n-workfl
 import { BINARY_PROPERTY, LIMIT, RETURN_ALL, findOperation, operationFields } from './describe';
 import { asNodeError, validationError } from './errors';
 import { parameterIssues } from './parameterChecks';
+import { REDACTED_FIELD } from './redaction';
 import type {
 	ApiResponse,
 	BodyStream,
@@ -90,7 +91,10 @@ async function runOperation(
 	const request = spec.request(params, context.environment);
 	if (spec.paging) return await context.list(request, listLimit(params));
 	const response = await context.client.request(request);
-	return spec.output ? asList(spec.output(response, params)) : defaultOutput(response);
+	const items = spec.output ? asList(spec.output(response, params)) : defaultOutput(response);
+	// A text answer has no objects to carry the mark (JSON ones do): its items carry it.
+	if (!response.redacted || typeof response.body !== 'string') return items;
+	return items.map((item) => (item instanceof FileOutput ? item : { ...item, [REDACTED_FIELD]: true }));
 }
 
 async function toExecutionData(

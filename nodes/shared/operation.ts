@@ -64,6 +64,8 @@ export interface ApiResponse<T = unknown> {
 	status: number;
 	headers: Record<string, string>;
 	body: T;
+	/** A credential secret the answer echoed was masked in it (JSON objects that held one say so themselves). */
+	redacted?: true;
 }
 
 /** What the transport offers to specs: one authenticated request with the API's error handling. */

@@ -13,7 +13,9 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { baseUrlProblem } from '../../credentials/connectionFields';
 import type { ApiFailure } from './errors';
-import { apiError, asNodeError, redact, truncate, validationError } from './errors';
+import { apiError, asNodeError, truncate, validationError } from './errors';
+import type { SecretForms } from './redaction';
+import { maskAnswer, redact } from './redaction';
 import type { ApiClient, ApiRequest, ApiResponse, BodyStream, RequestEnvironment, StreamResponse, ValidationIssue } from './operation';
 import { Watchdog, deadline, wait } from './timers';
 import { pathSegmentIssue } from './validation';
@@ -42,7 +44,7 @@ export interface ApiDefinition {
 	/** `Hosted PBX API`: the name users see in messages. */
 	label: string;
 	/** Values that must never appear in an error, a log or an item. */
-	secretForms(credentials: ICredentialDataDecryptedObject): string[];
+	secretForms(credentials: ICredentialDataDecryptedObject): SecretForms;
 	/** A problem with the credential values themselves, found before sending. */
 	checkCredentials?(credentials: ICredentialDataDecryptedObject): string | undefined;
 	/** Placeholders filled in every path, such as `{ACCOUNT}`. */
@@ -197,37 +199,37 @@ export function rateLimitWaitMs(headers: Record<string, string>, now = Date.now(
 	return undefined;
 }
 
-/** Whole secret forms replaced, with a cheap scan first: this runs on every answer, often megabytes. */
-function maskWholeForms(text: string, forms: string[]): string {
-	let out = text;
-	for (const form of forms) {
-		if (out.includes(form)) out = out.split(form).join('***');
-	}
-	return out;
-}
-
 /** The body as the request asked for it, or why it could not be read that way (secrets already redacted). */
 function decodeBody(
 	buffer: Buffer,
 	request: ApiRequest,
 	api: ApiDefinition,
 	contentType: string,
-	forms: string[],
+	forms: SecretForms,
 	where: string,
-): { body: unknown } | { problem: string } {
+): { body: unknown; redacted: boolean } | { problem: string } {
 	const type = request.responseType ?? 'json';
-	if (type === 'binary') return { body: buffer };
-	// An answer that carries a whole secret (a server echoing what it received) gets *** in its place.
-	const text = maskWholeForms(buffer.toString('utf8'), forms);
-	if (type === 'text') return { body: text };
+	if (type === 'binary') return { body: buffer, redacted: false };
+	const text = buffer.toString('utf8');
+	// An answer that echoes a secret (a server repeating what it received) gets *** in its place; a
+	// cheap scan first, since this runs on every answer, often megabytes.
+	const mayHoldSecret = forms.mayHoldSecret(text);
+	if (type === 'text') {
+		const masked = mayHoldSecret ? forms.maskOutput(text) : text;
+		return { body: masked, redacted: masked !== text };
+	}
+	let body: unknown;
 	try {
-		return { body: parseJsonText(text) };
+		body = parseJsonText(text);
 	} catch {
 		const excerpt = truncate(redact(text.slice(0, 4096), forms), 200);
 		return {
 			problem: `The ${api.label} answered ${where} with ${truncate(redact(contentType, forms), 80) || 'a body'} that is not JSON: ${excerpt}`,
 		};
 	}
+	if (!mayHoldSecret) return { body, redacted: false };
+	const { value, masked } = maskAnswer(body, forms);
+	return { body: value, redacted: masked };
 }
 
 /** Whether the first byte that is not white space (or a byte order mark) is `{`: a JSON object may follow. */
@@ -416,7 +418,7 @@ async function send(
 }
 
 /** Problems found before sending, their quoted values with secrets masked. */
-export function redactIssues(found: ValidationIssue[], forms: string[]): ValidationIssue[] {
+export function redactIssues(found: ValidationIssue[], forms: SecretForms): ValidationIssue[] {
 	return found.map((issue) => ({ ...issue, field: redact(issue.field, forms), problem: redact(issue.problem, forms) }));
 }
 
@@ -473,7 +475,7 @@ export function createClient(
 		};
 	}
 
-	function resolvePath(path: string, pathParams: Record<string, unknown> | undefined, variables: Record<string, string>, forms: string[]): string {
+	function resolvePath(path: string, pathParams: Record<string, unknown> | undefined, variables: Record<string, string>, forms: SecretForms): string {
 		const filled = fillPath(path, pathParams, variables, options.labels);
 		if ('issues' in filled) throw validationError(node, redactIssues(filled.issues, forms), itemIndex);
 		return filled.path;
@@ -584,7 +586,9 @@ export function createClient(
 						itemIndex,
 					});
 				}
-				if (!failedAnswer(api, decoded.body, (req.okStatuses ?? []).includes(status))) return { status, headers: responseHeaders, body: decoded.body as T };
+				if (!failedAnswer(api, decoded.body, (req.okStatuses ?? []).includes(status))) {
+					return { status, headers: responseHeaders, body: decoded.body as T, ...(decoded.redacted ? { redacted: true } : {}) };
+				}
 			}
 
 			// Redacted first: everything below may cut or format this text.
@@ -774,7 +778,7 @@ function networkError(
 	api: ApiDefinition,
 	where: string,
 	error: unknown,
-	forms: string[],
+	forms: SecretForms,
 	itemIndex: number | undefined,
 ): NodeApiError {
 	const err = error as { code?: string; message?: string; cause?: { code?: string } };

@@ -2,9 +2,13 @@
  * Secrets never leave: canary credentials for each API, and a server that echoes them back in
  * every form (plain, base64 of user:password, URL-encoded, a cut Authorization header) on every
  * error path: each HTTP failure status, a non-JSON 2xx, a 2xx that says it failed, network errors,
- * a timeout, and validation of a field into which the secret was pasted. Checked: the error's
- * message, description and context, the items of Continue On Fail, and everything n8n logged;
- * for the secret in any of its forms and any run of 8 of their characters.
+ * a timeout, and validation of a field into which the secret was pasted. Then every encoding a
+ * server can echo (`secretEchoes.ts`: base64 and base64url at any offset, URL and form encoding,
+ * HTML entities, hex, \u escapes), whole and cut to 8 characters, in a 401 HTML page, on the
+ * Voice Agent Trigger's activation too; and in 2xx JSON answers, whole and cut to its first 12
+ * characters. Checked: the error's message, description and context, the items of Continue On
+ * Fail, and everything n8n logged, for any run of 8 characters of the secret in any encoding; the
+ * output items for any start of 12, and that an item masked says so.
  */
 import { randomBytes } from 'node:crypto';
 
@@ -12,11 +16,13 @@ import type { ICredentialDataDecryptedObject, INodeParameters, INodeType } from 
 
 import { HostedPbx } from '../../nodes/HostedPbx/HostedPbx.node';
 import { VoiceAgent } from '../../nodes/VoiceAgent/VoiceAgent.node';
+import { VoiceAgentTrigger } from '../../nodes/VoiceAgent/VoiceAgentTrigger.node';
 import { WholesaleVoice } from '../../nodes/WholesaleVoice/WholesaleVoice.node';
-import { SECRET_RUN } from '../../nodes/shared/errors';
-import { runNode } from '../harness/n8n';
+import { contexts, runNode } from '../harness/n8n';
 import type { ReceivedRequest, TestServer } from '../harness/testServer';
 import { startTestServer } from '../harness/testServer';
+import { registrationHooks } from '../nodes/VoiceAgent/voiceAgentKit';
+import { ENCODINGS, htmlPage, leaks, prefixLeaks } from './secretEchoes';
 
 let server: TestServer;
 beforeAll(async () => (server = await startTestServer()));
@@ -66,25 +72,17 @@ const APIS: Api[] = [
 	},
 ];
 
-/** Every way a secret could show: whole, URL-encoded, base64, and any run of SECRET_RUN characters of these. */
-function leaks(text: string, secrets: string[]): string[] {
-	const found: string[] = [];
-	for (const secret of secrets) {
-		for (const form of [secret, encodeURIComponent(secret), Buffer.from(secret).toString('base64')]) {
-			for (let at = 0; at + SECRET_RUN <= form.length; at++) {
-				const run = form.slice(at, at + SECRET_RUN);
-				if (text.includes(run)) found.push(run);
-			}
-		}
-	}
-	return [...new Set(found)];
+/** The password or key a request carried, from its Authorization header. */
+function secretOf(req: ReceivedRequest): string {
+	const credential = String(req.headers.authorization ?? '').replace(/^(Basic|Bearer) /, '');
+	return credential.startsWith('tpk_') ? credential : Buffer.from(credential, 'base64').toString('utf8').split(':').slice(1).join(':');
 }
 
 /** What a careless or hostile server sends back: the credentials it received, whole and cut. */
 function echo(req: ReceivedRequest): string {
 	const authorization = String(req.headers.authorization ?? '');
 	const credential = authorization.replace(/^(Basic|Bearer) /, '');
-	const plain = credential.startsWith('tpk_') ? credential : Buffer.from(credential, 'base64').toString('utf8').split(':').slice(1).join(':');
+	const plain = secretOf(req);
 	return [
 		`Authorization: ${authorization}`,
 		`password=${plain}`,
@@ -102,6 +100,11 @@ const withBody = (status: number, type: string, body: (text: string) => string, 
 	res.end(body(echo(req)));
 };
 
+const withPage = (status: number, echoed: (req: ReceivedRequest) => string): Scenario[1] => (req, res) => {
+	res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8' });
+	res.end(htmlPage(echoed(req)));
+};
+
 const SCENARIOS: Scenario[] = [
 	['200 HTML instead of JSON', withBody(200, 'text/html', (t) => `<html><body><pre>${'x'.repeat(150)}${t}</pre></body></html>`)],
 	...[400, 401, 403, 404, 405, 409, 500, 502, 503].map((status): Scenario => [`${status} JSON`, withBody(status, 'application/json', (t) => JSON.stringify({ message: t, error: { message: t }, errors: [{ field: t, message: t }] }))]),
@@ -114,6 +117,11 @@ const SCENARIOS: Scenario[] = [
 		res.socket?.destroy();
 	}],
 	['no answer at all (timeout)', () => {}],
+	// A 401 HTML page with the secret in each encoding a server can echo, whole and cut to 8 characters.
+	...ENCODINGS.flatMap(([name, encode]): Scenario[] => [
+		[`401 HTML, the secret ${name}`, withPage(401, (req) => encode(secretOf(req)))],
+		[`401 HTML, 8 characters of the secret ${name}`, withPage(401, (req) => encode(secretOf(req).slice(5, 13)))],
+	]),
 ];
 
 /** What the node says: message, description and context of the error (its \`node\` holds the user's own parameters). */
@@ -178,18 +186,45 @@ describe.each(APIS.map((api) => [api.name, api] as const))('%s credential', (_na
 		expect(leaks(said(run.error) + logs, api.secrets)).toEqual([]);
 	});
 
-	test('a 2xx answer that echoes the credential: the output holds *** in its place', async () => {
+	test.each([['the Authorization header', (req: ReceivedRequest) => String(req.headers.authorization)], ...ENCODINGS.flatMap(([name, encode]) => [
+		[`the secret ${name}`, (req: ReceivedRequest) => encode(secretOf(req))],
+		[`its first 12 characters ${name}`, (req: ReceivedRequest) => encode(secretOf(req).slice(0, 12))],
+	])] as Array<[string, (req: ReceivedRequest) => string]>)('a 2xx answer that echoes %s: the output holds *** in its place and says so', async (_what, echoed) => {
 		server.answer((req, res) => {
 			res.writeHead(200, { 'Content-Type': 'application/json' });
-			const note = String(req.headers.authorization);
+			const note = `received ${echoed(req)} from you`;
 			// Each API's own shape: a record, a webhook list, an enveloped record.
 			res.end(JSON.stringify(api.name === 'Platform' ? [{ id: 'wh_1', note }] : api.name === 'Wholesale Voice' ? { success: true, data: { note } } : { id: 'me', note }));
 		});
 		const run = await runNode({ node: api.node(), parameters: api.parameters, credentials: api.credentials(server.url) });
 		found.paths++;
+		expect(run.items).toHaveLength(1);
+		expect(run.items[0].json).toMatchObject({ note: expect.stringContaining('***'), redacted: true });
 		const output = JSON.stringify(run.items);
-		expect(output).toContain('***');
-		for (const secret of api.secrets) expect(output).not.toContain(secret);
+		const leaked = [...prefixLeaks(output, api.secrets), ...api.secrets.filter((secret) => output.includes(secret))];
+		found.leaks += leaked.length;
+		expect(leaked).toEqual([]);
+	});
+});
+
+describe.each(ENCODINGS.map(([name, encode]) => [name, encode] as const))('Voice Agent Trigger activation refused by a 401 page with the secrets %s', (_name, encode) => {
+	test('no secret in the activation error or the log', async () => {
+		server.answer((req, res) => {
+			const sent = JSON.parse(req.body || '{}') as { request_headers?: Record<string, string> };
+			res.writeHead(401, { 'Content-Type': 'text/html' });
+			res.end(htmlPage([secretOf(req), ...Object.values(sent.request_headers ?? {})].map(encode).join(' ')));
+		});
+		const node = new VoiceAgentTrigger();
+		const built = contexts({ node, parameters: { event: 'conversation.completed', agentId: '' }, credentials: APIS[2].credentials(server.url) });
+		const hooks = registrationHooks(node, built, 'https://n8n.example.com/webhook/secrets/voice-agent');
+		const { result, logs } = await captured(async () => await hooks.create().then(() => undefined, (error: unknown) => error));
+		expect(result).toBeInstanceOf(Error);
+		const delivery = server.requests.map((req) => (JSON.parse(req.body || '{}') as { request_headers?: Record<string, string> }).request_headers ?? {}).flatMap((headers) => Object.values(headers));
+		expect(delivery.length).toBeGreaterThan(0);
+		found.paths++;
+		const leaked = leaks(said(result) + logs, [API_KEY, ...delivery]);
+		found.leaks += leaked.length;
+		expect(leaked).toEqual([]);
 	});
 });
 
