@@ -41,12 +41,20 @@ export function basicAuthorization(user: unknown, password: unknown): string {
 /**
  * Why a Base URL is refused, or undefined. A user name or password written into it (`https://user:secret@host`)
  * is neither masked like the credential's own secret fields nor kept out of the links the nodes output,
- * so it is refused before anything is sent. The message never repeats the URL.
+ * so it is refused before anything is sent. A query or fragment (`…/api/v1?x=`, `…#frag`) would end
+ * up before every request's own path, sending it elsewhere. The message never repeats the URL.
  */
 export function baseUrlProblem(label: string, baseUrl: unknown): string | undefined {
-	const authority = /^[^:/?#]*:[/\\]*([^/?#\\]*)/.exec(String(baseUrl ?? '').trim())?.[1] ?? '';
-	if (!authority.includes('@')) return undefined;
-	return `The Base URL of the ${label} credential contains a user name or password (text before an @ in the host): remove it and put the sign-in in the credential's own fields`;
+	const text = String(baseUrl ?? '').trim();
+	const authority = /^[^:/?#]*:[/\\]*([^/?#\\]*)/.exec(text)?.[1] ?? '';
+	if (authority.includes('@')) {
+		return `The Base URL of the ${label} credential contains a user name or password (text before an @ in the host): remove it and put the sign-in in the credential's own fields`;
+	}
+	const extra = /[?#]/.exec(text)?.[0];
+	if (extra) {
+		return `The Base URL of the ${label} credential contains ${extra === '?' ? 'a query (text from a ?)' : 'a fragment (text from a #)'}: every request's path would come after it. Remove it; the Base URL ends with the path the API lives under`;
+	}
+	return undefined;
 }
 
 /** The credential test's base URL, with trailing slashes removed as the nodes remove them. */

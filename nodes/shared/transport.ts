@@ -464,8 +464,9 @@ export function createClient(
 				`Fix the ${api.label} credential.`,
 			);
 		}
-		const userInfo = baseUrlProblem(api.label, base);
-		if (userInfo) throw refusedBeforeSending(context, userInfo, itemIndex, `Fix the ${api.label} credential.`);
+		// A user name or password, a query or a fragment in it.
+		const baseProblem = baseUrlProblem(api.label, base);
+		if (baseProblem) throw refusedBeforeSending(context, baseProblem, itemIndex, `Fix the ${api.label} credential.`);
 		return {
 			forms: api.secretForms(credentials),
 			maxWaitMs: options.maxWaitMs ?? (maxWaitSeconds as number) * 1000,

@@ -94,3 +94,18 @@ describe('Voice Agent and Conversation Intelligence API', () => {
 		expect(await credentialTest(new PlatformApiKeyApi(), { baseUrl: `${sandbox.url}/convai/v1`, apiKey: sandbox.convai.keys.demo('full-access') })).toMatch(/\(404\).*without \/convai\/v1/);
 	});
 });
+
+describe('a Base URL with a query or a fragment fails the Test with the reason, sending nothing', () => {
+	const cases: Array<[string, ICredentialType, (baseUrl: string) => ICredentialDataDecryptedObject]> = [
+		['Hosted PBX API', new HostedPbxApi(), (baseUrl) => ({ baseUrl, username: 'acme.admin', password: 'acme-admin-secret' })],
+		['Wholesale Voice API', new WholesaleVoiceApi(), (baseUrl) => ({ baseUrl, apiUsername: 'api123456', apiPassword: 'wv-demo-123456', accountId: '123456' })],
+		['Platform API Key', new PlatformApiKeyApi(), (baseUrl) => ({ baseUrl, apiKey: sandbox.convai.keys.demo('full-access') })],
+	];
+	test.each(cases)('%s', async (_name, type, credentials) => {
+		const since = sandbox.context.log.lastSeq;
+		const base = type instanceof HostedPbxApi ? `${sandbox.url}/api/v1` : sandbox.url;
+		await expect(credentialTest(type, credentials(`${base}?x=`))).rejects.toThrow(/contains a query \(text from a \?\)/);
+		await expect(credentialTest(type, credentials(`${base}#frag`))).rejects.toThrow(/contains a fragment \(text from a #\)/);
+		expect(sandbox.context.log.list({ since })).toEqual([]);
+	});
+});

@@ -1,7 +1,8 @@
 /**
  * A Base URL with a user name or password in it (`https://api:secret@host/api/v1`) is refused for
  * every credential: by the transport before any request, and by the credential itself (which the
- * credential test's request goes through). The message never repeats the secret part.
+ * credential test's request goes through). The message never repeats the secret part. So is one
+ * with a query or a fragment (`…/api/v1?x=`, `…#frag`), which would send every request elsewhere.
  */
 import type { ICredentialDataDecryptedObject, ICredentialType, IHttpRequestOptions } from 'n8n-workflow';
 
@@ -69,7 +70,27 @@ test('only the host part counts: an @ in the path or query is not a password', (
 	for (const url of ['https://api:pw@pbx.example.com/api/v1', ' https://user@pbx.example.com', 'https:\\\\u:p@pbx.example.com/api']) {
 		expect(baseUrlProblem('Hosted PBX API', url)).toMatch(/contains a user name or password/);
 	}
-	for (const url of ['https://pbx.example.com/api/v1', 'https://pbx.example.com/api/@v1', 'http://127.0.0.1:9/x?a=b@c', '', undefined]) {
+	for (const url of ['https://pbx.example.com/api/v1', 'https://pbx.example.com/api/@v1', '', undefined]) {
 		expect(baseUrlProblem('Hosted PBX API', url)).toBeUndefined();
 	}
+	expect(baseUrlProblem('Hosted PBX API', 'http://127.0.0.1:9/x?a=b@c')).toMatch(/contains a query/);
+});
+
+describe.each(APIS)('%s: a Base URL with a query or a fragment', (_name, api, type, path) => {
+	test.each([['a query', '?x='], ['a fragment', '#frag'], ['an empty query', '?']])('with %s: the transport refuses it before sending', async (what, tail) => {
+		const { loadOptions } = contexts({ node: new AllCredentialsNode(), parameters: {}, credentials: { [api.credentialType]: credentialsOf(api.credentialType, `${server.url}/base${tail}`) } });
+		const error = await createClient(loadOptions(), api)
+			.request({ method: 'GET', path })
+			.then(() => undefined, (caught: Error & { description?: string }) => caught);
+		expect(error?.message).toBe(`The Base URL of the ${api.label} credential contains ${what === 'a fragment' ? 'a fragment (text from a #)' : 'a query (text from a ?)'}: every request's path would come after it. Remove it; the Base URL ends with the path the API lives under`);
+		expect(error?.description).toMatch(/Nothing was sent/);
+		expect(server.requests).toHaveLength(0);
+	});
+
+	test('the credential refuses it, so its Test fails', async () => {
+		const authenticate = type.authenticate as (c: ICredentialDataDecryptedObject, o: IHttpRequestOptions) => Promise<IHttpRequestOptions>;
+		for (const tail of ['?x=', '/#frag']) {
+			await expect(authenticate.call(type, credentialsOf(api.credentialType, `${server.url}/api${tail}`), { url: '', headers: {} })).rejects.toThrow(/Base URL of the .+ credential contains a (query|fragment)/);
+		}
+	});
 });
