@@ -13,7 +13,7 @@ export const OFFSET_PAGE_SIZE = 500;
  * Most records Return All collects over paged requests (`pbx` and `offset`): a list with more is
  * an error naming this cap, never an endless walk. A server that always answers a full page (or
  * always a `nextPage` link) costs at most 500 PBX requests or 201 offset requests. A Limit is the
- * user's own bound and is not capped; a `client` list is one answer, bounded by MAX_RESPONSE_BYTES.
+ * user's own bound and is not capped; a `client` list is one answer, bounded by MAX_DOWNLOAD_BYTES.
  */
 export const MAX_RETURN_ALL_RECORDS = 100_000;
 /** Pages up to this many records are compared whole with the previous page; larger ones by length, first and last record. */

@@ -79,10 +79,13 @@ export const MIN_RETRY_DELAY_MS = 1000;
 export const DEFAULT_TIMEOUT_SECONDS = 30;
 /** The longest request timeout a credential may set. */
 export const MAX_TIMEOUT_SECONDS = 3600;
-/** JSON and text answers, and files the node reads (CSV, reports): larger ones fail before they are held whole. */
-export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
-/** Files streamed into n8n binary data (recordings, invoices): larger ones fail while they stream. */
-export const MAX_FILE_BYTES = 1024 * 1024 * 1024;
+/**
+ * The one size bound of every download, in MiB: JSON and text answers and files the node reads
+ * (CSV, reports) fail before they are held whole, files streamed into n8n binary data
+ * (recordings, invoices) while they stream. 64 MiB is about an hour of call audio.
+ */
+export const MAX_DOWNLOAD_MIB = 64;
+export const MAX_DOWNLOAD_BYTES = MAX_DOWNLOAD_MIB * 1024 * 1024;
 /**
  * Slowest average a file download may keep once it has run as long as the timeout: a server that
  * drips a byte now and then never stalls long enough to be silent, but cannot hold a download
@@ -541,9 +544,9 @@ export function createClient(
 				const body = guardedStream(
 					raw.body,
 					timeoutMs,
-					MAX_FILE_BYTES,
+					MAX_DOWNLOAD_BYTES,
 					{
-						tooLarge: () => tooLargeError(node, api, where, MAX_FILE_BYTES, itemIndex),
+						tooLarge: () => tooLargeError(node, api, where, itemIndex),
 						idle: timedOut,
 						tooSlow: () =>
 							new NodeApiError(node, {}, {
@@ -557,9 +560,9 @@ export function createClient(
 			}
 			let buffer: Buffer;
 			try {
-				buffer = await readBody(raw.body, MAX_RESPONSE_BYTES, limit.signal, Number(responseHeaders['content-length'] ?? 0));
+				buffer = await readBody(raw.body, MAX_DOWNLOAD_BYTES, limit.signal, Number(responseHeaders['content-length'] ?? 0));
 			} catch (error) {
-				if (error instanceof BodyTooLarge) throw tooLargeError(node, api, where, error.limit, itemIndex);
+				if (error instanceof BodyTooLarge) throw tooLargeError(node, api, where, itemIndex);
 				if (error instanceof NodeApiError) throw asNodeError(node, error);
 				if (isTimeout(error)) throw timedOut();
 				throw networkError(context, api, where, error, forms, itemIndex);
@@ -700,10 +703,10 @@ export function createClient(
 	return { request, stream, environment };
 }
 
-function tooLargeError(node: ReturnType<RequestContext['getNode']>, api: ApiDefinition, where: string, limit: number, itemIndex?: number): NodeApiError {
+function tooLargeError(node: ReturnType<RequestContext['getNode']>, api: ApiDefinition, where: string, itemIndex?: number): NodeApiError {
 	return new NodeApiError(node, { httpCode: 'ETOOLARGE' }, {
-		message: `The ${api.label} answer to ${where} is larger than ${formatBytes(limit)}; it was not read further`,
-		description: `Answers the node reads are limited to ${formatBytes(MAX_RESPONSE_BYTES)}, files to ${formatBytes(MAX_FILE_BYTES)}, so a wrong or hostile answer cannot exhaust n8n's memory. Narrow the request (a shorter date range, a Limit).`,
+		message: `The ${api.label} answer to ${where} is larger than ${MAX_DOWNLOAD_MIB} MiB, the download limit; it was not read further`,
+		description: `Every answer and file the nodes download is limited to ${MAX_DOWNLOAD_MIB} MiB (MAX_DOWNLOAD_MIB), so a wrong or hostile answer cannot exhaust n8n's memory. Narrow the request (a shorter date range, a Limit).`,
 		itemIndex,
 	});
 }

@@ -13,7 +13,7 @@ import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workfl
 
 import { HostedPbx } from '../../nodes/HostedPbx/HostedPbx.node';
 import { WholesaleVoice } from '../../nodes/WholesaleVoice/WholesaleVoice.node';
-import { MAX_RESPONSE_BYTES, MIN_RETRY_DELAY_MS } from '../../nodes/shared/transport';
+import { MAX_DOWNLOAD_BYTES, MIN_RETRY_DELAY_MS } from '../../nodes/shared/transport';
 import { runNode } from '../harness/n8n';
 import type { TestServer } from '../harness/testServer';
 import { json, startTestServer } from '../harness/testServer';
@@ -110,11 +110,11 @@ describe('every request ends', () => {
 describe('nothing is held whole past the limit', () => {
 	test('an answer that declares more than the limit is refused before its body is read', async () => {
 		server.answer((_req, res) => {
-			res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(MAX_RESPONSE_BYTES + 1) });
+			res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(MAX_DOWNLOAD_BYTES + 1) });
 			res.write('[');
 		});
 		const run = await runPbx(getCustomer);
-		expect(run.error?.message).toMatch(/answer to GET \/api\/v1\/customers\/me is larger than 64 MiB; it was not read further/);
+		expect(run.error?.message).toMatch(/answer to GET \/api\/v1\/customers\/me is larger than 64 MiB, the download limit; it was not read further/);
 	});
 
 	test('a chunked answer that never ends is cut at the limit, with memory bounded by it', async () => {
@@ -132,8 +132,28 @@ describe('nothing is held whole past the limit', () => {
 		const run = await runPbx(getCustomer);
 		expect(run.error?.message).toMatch(/larger than 64 MiB/);
 		// The node stopped reading at the limit: the server could not push much past it.
-		expect(sent).toBeLessThan(MAX_RESPONSE_BYTES + 32 * 1024 * 1024);
+		expect(sent).toBeLessThan(MAX_DOWNLOAD_BYTES + 32 * 1024 * 1024);
 		expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(256 * 1024 * 1024);
+	});
+
+	test('a file download past the same 64 MiB bound fails while it streams, naming the bound', async () => {
+		const chunk = Buffer.alloc(1024 * 1024, 0x52);
+		let sent = 0;
+		server.answer((_req, res) => {
+			res.writeHead(200, { 'Content-Type': 'audio/wav' });
+			// 72 MiB, then the end: more than the bound, far less than any older one.
+			const pump = () => {
+				while (!res.destroyed && sent < 72 * chunk.length && res.write(chunk)) sent += chunk.length;
+				if (res.destroyed) return;
+				if (sent >= 72 * chunk.length) res.end();
+				else res.once('drain', pump);
+			};
+			pump();
+		});
+		const run = await runPbx(downloadRecording);
+		expect(run.error?.message).toBe('The Hosted PBX API answer to GET /api/v1/customers/me/recordings/1 is larger than 64 MiB, the download limit; it was not read further');
+		expect(run.error?.description).toMatch(/limited to 64 MiB \(MAX_DOWNLOAD_MIB\)/);
+		expect(run.items).toEqual([]);
 	});
 });
 

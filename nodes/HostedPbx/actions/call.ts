@@ -6,7 +6,7 @@ import { FileOutput } from '../../shared/operation';
 import { csvRecords, parseCsv, afterHeaderRow } from '../../shared/csv';
 import { PBX_MAX_PAGE_SIZE } from '../../shared/pagination';
 import { compact, isoUtc } from '../../shared/params';
-import { MAX_RESPONSE_BYTES, formatBytes } from '../../shared/transport';
+import { MAX_DOWNLOAD_BYTES, MAX_DOWNLOAD_MIB } from '../../shared/transport';
 import { dateTime, integerInRange, isBlank, issues, required } from '../../shared/validation';
 import { customerField, customerPath, endpointField } from '../fields';
 import { getManyOperation } from './collection';
@@ -138,8 +138,8 @@ export const call: ResourceSpec = {
 					rows += pageRows;
 					// A short page is the last; a longer one means the service ignores paging.
 					if (pageRows !== PBX_MAX_PAGE_SIZE) break;
-					if (csv.length > MAX_RESPONSE_BYTES) {
-						throw new Error(`The call history export is larger than ${formatBytes(MAX_RESPONSE_BYTES)} after ${page} pages; narrow the date filters`);
+					if (csv.length > MAX_DOWNLOAD_BYTES) {
+						throw new Error(`The call history export is larger than ${MAX_DOWNLOAD_MIB} MiB, the download limit, after ${page} pages; narrow the date filters`);
 					}
 				}
 				const data = Buffer.from(csv);
