@@ -11,6 +11,7 @@ import { NodeApiError, NodeHelpers, NodeOperationError, sleep } from 'n8n-workfl
 import { BINARY_PROPERTY, LIMIT, RETURN_ALL, findOperation, operationFields } from './describe';
 import { asNodeError, validationError } from './errors';
 import { parameterIssues } from './parameterChecks';
+import { isPlainObject } from './validation';
 import { REDACTED_FIELD } from './redaction';
 import type {
 	ApiResponse,
@@ -32,21 +33,36 @@ import { createClient } from './transport';
 /** Marks a parameter n8n does not hold (hidden by its display options): it reads as undefined. */
 const ABSENT = Symbol('absent');
 
-/** Reads the parameters an operation declares for one item; hidden ones read as undefined. */
+/**
+ * Reads the parameters an operation declares for one item. A hidden one is left out (it reads as
+ * undefined); a key holding undefined is an expression that returned nothing, which the checks
+ * judge. An option of a collection, or a value in a fixed collection's row, left undefined is
+ * dropped: it stays unset, never becomes false or 0.
+ */
 export function readParams(
 	context: IExecuteFunctions,
 	fields: INodeProperties[],
 	itemIndex: number,
 ): Params {
 	const params: Params = {};
+	const read = new Set<string>();
 	for (const field of fields) {
-		if (field.type === 'notice' || field.name in params) continue;
+		if (field.type === 'notice' || read.has(field.name)) continue;
+		read.add(field.name);
 		const value = context.getNodeParameter(field.name, itemIndex, ABSENT as never, {
 			extractValue: field.type === 'resourceLocator',
 		});
-		params[field.name] = (value as unknown) === ABSENT ? undefined : value;
+		if ((value as unknown) !== ABSENT) params[field.name] = withoutUnset(field, value);
 	}
 	return params;
+}
+
+function withoutUnset(field: INodeProperties, value: unknown): unknown {
+	const defined = (entry: unknown) =>
+		isPlainObject(entry) ? Object.fromEntries(Object.entries(entry).filter(([, inner]) => inner !== undefined)) : entry;
+	if (field.type === 'collection') return defined(value);
+	if (field.type !== 'fixedCollection' || !isPlainObject(value)) return value;
+	return Object.fromEntries(Object.entries(value).map(([group, rows]) => [group, Array.isArray(rows) ? rows.map(defined) : defined(rows)]));
 }
 
 /**

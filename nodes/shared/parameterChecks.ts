@@ -1,18 +1,25 @@
 import type { INodeProperties, INodePropertyCollection } from 'n8n-workflow';
 
 import type { Params, ValidationIssue } from './operation';
-import { describeValue, kindOf } from './validation';
+import { dateTime, describeValue, isPlainObject, kindOf, textIssue } from './validation';
 
 /**
  * Checks every parameter an operation read against its own declaration, before any spec
  * validator runs: values arrive from expressions and other systems, so a text field may hold an
- * object, a number field NaN or 1.5, an options field a value that is not an option. One place for
- * every operation of every node; the issues name the field as the node shows it.
+ * object, a boolean or a control character, a number field NaN, 1.5 or 1e21, an options field a
+ * value that is not an option, a date field a day that does not exist, and any field `undefined`
+ * (an expression that returned nothing). One place for every operation of every node; the issues
+ * name the field as the node shows it.
+ *
+ * `undefined` is refused in required fields and in yes/no, number and options fields (it would be
+ * sent as false, 0 or nothing the user chose); an optional text or date field, or an option of a
+ * collection, left `undefined` stays unset. `params` holds a key only for a field n8n holds (the
+ * executor leaves hidden fields out), so a key holding `undefined` is an expression's result.
  */
 export function parameterIssues(fields: INodeProperties[], params: Params): ValidationIssue[] {
 	const found: ValidationIssue[] = [];
 	for (const field of fields) {
-		if (params[field.name] !== undefined) check(field, params[field.name], found);
+		if (field.name in params) check(field, params[field.name], found, true);
 	}
 	return found;
 }
@@ -20,18 +27,35 @@ export function parameterIssues(fields: INodeProperties[], params: Params): Vali
 /** What `String(object)` gives: text that can only have come from an object by mistake. */
 const STRINGIFIED_OBJECT = /\[object (Object|Array)\]/;
 
-function hasConversion(value: unknown): boolean {
-	const candidate = value as { toISO?: unknown; toISOString?: unknown };
-	return typeof candidate.toISO === 'function' || typeof candidate.toISOString === 'function';
-}
+/** Larger than any count, amount or duration an API takes: where a field declares no maximum, this one holds. */
+const ABSURD = Number.MAX_SAFE_INTEGER;
 
 function numberRule(field: INodeProperties): string {
 	const { minValue, maxValue, numberPrecision } = field.typeOptions ?? {};
 	const kind = numberPrecision === 0 ? 'a whole number' : 'a number';
 	if (minValue !== undefined && maxValue !== undefined) return `${kind} from ${minValue} to ${maxValue}`;
-	if (minValue !== undefined) return `${kind} of at least ${minValue}`;
+	if (minValue !== undefined) return `${kind} from ${minValue} to ${ABSURD}`;
 	if (maxValue !== undefined) return `${kind} of at most ${maxValue}`;
-	return kind;
+	return `${kind} from -${ABSURD} to ${ABSURD}`;
+}
+
+/** The rule of a field of this type, for a value that is not there at all. */
+function ruleOf(field: INodeProperties): string {
+	const allowed = optionValues(field);
+	switch (field.type) {
+		case 'boolean':
+			return 'true or false';
+		case 'number':
+			return numberRule(field);
+		case 'options':
+			return allowed ? `one of ${allowed.join(', ')}` : 'one of the options';
+		case 'multiOptions':
+			return allowed ? `a list of: ${allowed.join(', ')}` : 'a list of options';
+		case 'dateTime':
+			return 'a date-time; it is required';
+		default:
+			return 'a value; it is required';
+	}
 }
 
 function optionValues(field: INodeProperties): Array<string | number | boolean> | undefined {
@@ -40,38 +64,57 @@ function optionValues(field: INodeProperties): Array<string | number | boolean> 
 	return (field.options as Array<{ value?: string | number | boolean }>).map((option) => option.value as string | number | boolean);
 }
 
-function check(field: INodeProperties, value: unknown, found: ValidationIssue[]): void {
+function check(field: INodeProperties, value: unknown, found: ValidationIssue[], topLevel = false): void {
 	const name = field.displayName;
 	const push = (problem: string, rule: string): void => {
 		found.push({ field: name, problem, rule });
 	};
+	if (value === undefined) {
+		const typed = ['boolean', 'number', 'options', 'multiOptions'].includes(field.type);
+		if (field.required || (topLevel && typed)) push('it is undefined (an expression that returned nothing?)', ruleOf(field));
+		return;
+	}
 	switch (field.type) {
 		case 'string':
 		case 'resourceLocator':
-		case 'color':
+		case 'color': {
 			if (value === null) return;
 			if (typeof value === 'object') return push(`it is ${kindOf(value)}, not text (an expression that returned ${kindOf(value)}?)`, 'text');
+			// An expression's true or NaN would be sent as the text "true" or "NaN".
+			if (typeof value === 'boolean') return push(`it is ${kindOf(value)} (${value}), not text (an expression that returned ${value}?)`, 'text');
+			if (typeof value === 'number' && !Number.isFinite(value)) return push(`${value} is not a finite number, nor text`, 'text');
 			if (typeof value === 'string' && STRINGIFIED_OBJECT.test(value)) {
-				return push(`${describeValue(value)} is an object turned into text`, 'text; map a field of the object, or use JSON.stringify() in the expression');
+				return push(`${field.typeOptions?.password ? 'the value' : describeValue(value)} is an object turned into text`, 'text; map a field of the object, or use JSON.stringify() in the expression');
 			}
+			// Line breaks and tabs only where the field is written on several lines (a message).
+			const issue = textIssue(name, value, field.typeOptions?.rows !== undefined, field.typeOptions?.password === true);
+			if (issue) found.push(issue);
 			return;
-		case 'dateTime':
-			if (value === null || value === '' || typeof value === 'string' || hasConversion(value)) return;
-			return push(`it is ${kindOf(value)}, not a date-time`, 'an ISO 8601 date-time such as 2026-11-22T09:00:00Z');
+		}
+		case 'json': {
+			const issue = textIssue(name, value, true);
+			if (issue) found.push(issue);
+			return;
+		}
+		case 'dateTime': {
+			if (value === null) return;
+			const issue = dateTime(name, value);
+			if (issue) found.push(issue);
+			return;
+		}
 		case 'number': {
 			if (value === null || value === '') return;
 			const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
 			const rule = numberRule(field);
+			if (typeof value === 'boolean') return push(`it is ${kindOf(value)} (${value}), not a number`, rule);
 			if (!Number.isFinite(number)) return push(`${typeof value === 'object' ? `it is ${kindOf(value)}` : `${describeValue(value)} is not a finite number`}`, rule);
-			const { minValue, maxValue, numberPrecision } = field.typeOptions ?? {};
+			const { minValue = -ABSURD, maxValue = ABSURD, numberPrecision } = field.typeOptions ?? {};
 			if (numberPrecision === 0 && !Number.isInteger(number)) return push(`${number} is not a whole number`, rule);
-			if ((minValue !== undefined && number < minValue) || (maxValue !== undefined && number > maxValue)) {
-				return push(`${number} is out of range`, rule);
-			}
+			if (number < minValue || number > maxValue) return push(`${number} is out of range`, rule);
 			return;
 		}
 		case 'boolean':
-			if (typeof value !== 'boolean') push(`${typeof value === 'object' ? `it is ${kindOf(value)}` : describeValue(value)} is not true or false`, 'true or false');
+			if (typeof value !== 'boolean') push(typeof value === 'object' ? `it is ${kindOf(value)}, not true or false` : `${describeValue(value)} is not true or false`, 'true or false');
 			return;
 		case 'options': {
 			const allowed = optionValues(field);
@@ -114,8 +157,4 @@ function check(field: INodeProperties, value: unknown, found: ValidationIssue[])
 		default:
 			return;
 	}
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-	return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isBlank } from './validation';
+import { isBlank, parseDateTime } from './validation';
 
 /** A user value as one URL path segment. */
 export function segment(value: unknown): string {
@@ -36,20 +36,14 @@ export function idFromUri(value: unknown): string {
 
 /**
  * A date-time from an n8n date picker or an expression (string, Date, Luxon DateTime) as
- * ISO 8601 in UTC with a `Z`; undefined when blank.
+ * ISO 8601 in UTC with a `Z`; undefined when blank. Only a real instant is converted (see
+ * `parseDateTime`): anything else is kept as given, for the checks to refuse, never read as some
+ * other day.
  */
 export function isoUtc(value: unknown): string | undefined {
 	if (isBlank(value)) return undefined;
-	const candidate = value as { toISO?: () => string; toISOString?: () => string };
-	const text =
-		typeof candidate.toISO === 'function'
-			? candidate.toISO()
-			: typeof candidate.toISOString === 'function'
-				? candidate.toISOString()
-				: String(value);
-	const date = new Date(text);
-	if (Number.isNaN(date.getTime())) return String(value);
-	return date.toISOString().replace(/\.000Z$/, 'Z');
+	const date = parseDateTime(value);
+	return date ? date.toISOString().replace(/\.000Z$/, 'Z') : String(value);
 }
 
 /** Key/value pairs from a fixedCollection (`{ pairs: [{ name, value }] }`) as a plain object. */

@@ -18,26 +18,69 @@ export function describeValue(value: unknown): string {
 	if (isBlank(value)) return 'it is empty';
 	let text: string;
 	try {
-		text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+		// A number as written: JSON would show Infinity and NaN as null.
+		text = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value));
 	} catch {
 		text = String(value);
 	}
-	// Control characters shown escaped, so a message never carries a line break or a terminal code.
+	// Control and bidirectional characters shown escaped, so a message never carries a line break,
+	// a terminal code or a reordering of its own text.
 	let shown = '';
-	for (const char of text.slice(0, 60)) shown += isControl(char.charCodeAt(0)) ? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}` : char;
+	for (const char of text.slice(0, 60)) {
+		const code = char.charCodeAt(0);
+		shown += isControl(code) || isBidiControl(code) ? `\\u${code.toString(16).padStart(4, '0')}` : char;
+	}
 	return `"${shown}${text.length > 60 ? '…' : ''}"`;
 }
 
+/** C0 controls, DEL and C1 controls (U+0080 to U+009F). */
 function isControl(code: number): boolean {
-	return code < 0x20 || code === 0x7f;
+	return code < 0x20 || (code >= 0x7f && code <= 0x9f);
 }
 
-/** Whether text holds a control character (U+0000 to U+001F, or DEL): a line break, a tab, a NUL. */
+/** The bidirectional overrides and isolates (U+202A to U+202E, U+2066 to U+2069): they make text read differently from what it is. */
+function isBidiControl(code: number): boolean {
+	return (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
+}
+
+/** Whether text holds a control character (U+0000 to U+001F, DEL, or U+0080 to U+009F): a line break, a tab, a NUL. */
 export function hasControlCharacter(text: string): boolean {
 	for (let at = 0; at < text.length; at++) {
 		if (isControl(text.charCodeAt(at))) return true;
 	}
 	return false;
+}
+
+export const TEXT_RULE = 'text without control characters (line breaks and tabs allowed) or bidirectional overrides and isolates (U+202A to U+202E, U+2066 to U+2069)';
+export const LINE_RULE = 'one line of text without control characters (no line breaks or tabs) or bidirectional overrides and isolates (U+202A to U+202E, U+2066 to U+2069)';
+
+/**
+ * The first character text may not hold, named, or undefined: a C0 or C1 control character (a
+ * tab, line feed or carriage return only where `lines` allows them) or a bidirectional override
+ * or isolate, which makes a sender or an address read differently from what it is. Other format
+ * characters (the zero-width joiner of an emoji) are text.
+ */
+export function unsafeCharacter(text: string, lines: boolean): string | undefined {
+	for (let at = 0; at < text.length; at++) {
+		const code = text.charCodeAt(at);
+		if (lines && (code === 0x09 || code === 0x0a || code === 0x0d)) continue;
+		const name = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+		if (isBidiControl(code)) return `${name}, a bidirectional ${code <= 0x202e ? 'override' : 'isolate'}`;
+		if (code === 0x0a || code === 0x0d) return `${name}, a line break`;
+		if (isControl(code)) return `${name}, a control character`;
+	}
+	return undefined;
+}
+
+/** Text with a character `unsafeCharacter` refuses, as an issue naming the field and the character; a secret's value is not quoted. */
+export function textIssue(field: string, value: unknown, lines = false, secret = false): Check {
+	if (typeof value !== 'string') return undefined;
+	const bad = unsafeCharacter(value, lines);
+	return bad ? { field, problem: `${secret ? 'the value (not shown)' : describeValue(value)} contains ${bad}`, rule: lines ? TEXT_RULE : LINE_RULE } : undefined;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** What kind of value arrived, for messages about values of the wrong type (an expression's object). */
@@ -160,10 +203,53 @@ export function identifierIssue(field: string, value: unknown): Check {
 	return undefined;
 }
 
-/** A date-time from a date picker or an expression: anything `Date` can read. */
+/** ISO 8601 as n8n's date picker and expressions write it: a date, or a date and time with an optional zone. */
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|[+-](\d{2})(?::?(\d{2}))?)?)?$/i;
+
+export const DATE_TIME_RULE = 'a date that exists, as ISO 8601 such as 2026-11-22 or 2026-11-22T09:00:00Z (or a Date or DateTime from an expression)';
+
+/**
+ * The instant a date-time from a picker, text or an expression names, or undefined when it names
+ * none: ISO 8601 text whose date exists (2026-02-30 does not, nor `12`, nor `yesterday 1`, which
+ * `Date` would read as some other day), a valid Date, or a valid Luxon DateTime. Text without a
+ * zone is read as `Date` reads it (a date alone in UTC, a time in n8n's own zone).
+ */
+export function parseDateTime(value: unknown): Date | undefined {
+	if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value;
+	if (value !== null && typeof value === 'object') {
+		const candidate = value as { isValid?: unknown; toISO?: () => unknown; toISOString?: () => unknown };
+		if (candidate.isValid === false) return undefined;
+		const text = typeof candidate.toISO === 'function' ? candidate.toISO() : typeof candidate.toISOString === 'function' ? candidate.toISOString() : undefined;
+		return typeof text === 'string' ? parseDateTime(text) : undefined;
+	}
+	if (typeof value !== 'string') return undefined;
+	const text = value.trim();
+	const parts = ISO_DATE_TIME.exec(text);
+	if (!parts) return undefined;
+	const [year, month, day, hour, minute, second] = parts.slice(1, 7).map((part) => Number(part ?? 0));
+	const [zone, offsetHours, offsetMinutes] = [parts[8], Number(parts[9] ?? 0), Number(parts[10] ?? 0)];
+	if (hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) return undefined;
+	// Date.UTC rolls 2025-02-29 over to March; a round trip shows whether the day exists.
+	const calendar = new Date(Date.UTC(year, month - 1, day));
+	if (calendar.getUTCFullYear() !== year || calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day) return undefined;
+	if (parts[4] === undefined) return calendar;
+	const fraction = parts[7] ? `.${parts[7].slice(0, 3).padEnd(3, '0')}` : '';
+	const offset = zone === undefined ? '' : /^z$/i.test(zone) ? 'Z' : `${zone[0]}${parts[9]}:${parts[10] ?? '00'}`;
+	const date = new Date(`${parts.slice(1, 4).join('-')}T${parts[4]}:${parts[5]}:${parts[6] ?? '00'}${fraction}${offset}`);
+	return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+/** A date-time from a date picker or an expression that names a real instant (see `parseDateTime`); blank is left to `required`. */
 export function dateTime(field: string, value: unknown): Check {
-	if (isBlank(value) || typeof value !== 'string') return undefined;
-	return Number.isNaN(Date.parse(value))
-		? { field, problem: `${describeValue(value)} is not a date-time`, rule: 'an ISO 8601 date-time such as 2026-11-22T09:00:00Z' }
-		: undefined;
+	if (isBlank(value) || parseDateTime(value) !== undefined) return undefined;
+	if (typeof value === 'string') {
+		return { field, problem: `${describeValue(value)} ${ISO_DATE_TIME.test(value.trim()) ? 'is not a date that exists' : 'is not a date-time'}`, rule: DATE_TIME_RULE };
+	}
+	const candidate = value as { toISO?: unknown; toISOString?: unknown };
+	const isDate = value instanceof Date || typeof candidate.toISO === 'function' || typeof candidate.toISOString === 'function';
+	return {
+		field,
+		problem: isDate ? 'it is an invalid date (an expression that made a date of something that is none?)' : `it is ${kindOf(value)}, not a date-time`,
+		rule: DATE_TIME_RULE,
+	};
 }

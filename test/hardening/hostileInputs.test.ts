@@ -4,11 +4,16 @@
  *
  * For each operation, a valid example is run first (the baseline: it passes validation and sends).
  * Then each of its fields, and each option of its collections, gets what an attacker or a careless
- * expression sends. A value of the wrong type (an object or list where text is expected, NaN, 1.5
- * for a whole number, a value that is no option) must be refused before anything is sent, naming
- * the field, the problem and the rule. A value that would be a hostile path segment (empty, `.`,
- * `..`, `a/b`, `?`, `#`, `%`, control characters) must be refused when the field reaches the path;
- * when it does not (an SMS body), the requests must go to exactly the baseline's paths.
+ * expression sends. A value of the wrong type (an object or list where text is expected, a boolean
+ * or NaN in a text, NaN, 1.5, 1e21 or a boolean for a number, a value that is no option, a day
+ * that does not exist or an invalid Date, `undefined` in a required, yes/no, number or options
+ * field) and text with a control character (a line break too, in a single-line field) or a
+ * bidirectional override or isolate must be refused before anything is sent, naming the field, the
+ * problem and the rule. A value that would be a hostile path segment (empty, `.`, `..`, `a/b`, `?`,
+ * `#`, `%`, control characters) must be refused when the field reaches the path; when it does not
+ * (an SMS body), the requests must go to exactly the baseline's paths. An optional text or date
+ * left `undefined` must stay unset (never sent as "undefined"), and a Base URL with a query or a
+ * fragment must be refused before anything is sent.
  */
 import fc from 'fast-check';
 import type { IDataObject, INodeProperties, INodePropertyCollection, INodeParameters } from 'n8n-workflow';
@@ -22,7 +27,17 @@ let sandbox: Sandbox;
 beforeAll(async () => (sandbox = await startSandbox()));
 afterAll(async () => await sandbox.close());
 
-const figures = { tried: 0, refused: 0, refusedByN8n: 0, refusedByTheOperation: 0, sentToTheSamePaths: 0, operations: 0, pathBoundFields: 0 };
+const figures = {
+	tried: 0,
+	refused: 0,
+	refusedByN8n: 0,
+	refusedByTheOperation: 0,
+	sentToTheSamePaths: 0,
+	operations: 0,
+	pathBoundFields: 0,
+	leftUnset: 0,
+	baseUrls: 0,
+};
 
 /** Values that must never become a path segment. */
 const SEGMENT_HOSTILE: Array<[string, unknown]> = [
@@ -44,11 +59,18 @@ const SEGMENT_HOSTILE: Array<[string, unknown]> = [
 
 const OBJECT = { t: 1 };
 
+/** An expression given as code, for values JSON cannot write (`new Date("x")`, `undefined`). */
+class Code {
+	constructor(readonly code: string) {}
+}
+const UNDEFINED = new Code('undefined');
+
 /**
  * A value as an expression gives it, the way hostile values reach a node in practice (n8n cleans
  * stored parameters of the wrong type, but not what an expression returns).
  */
 function viaExpression(value: unknown): unknown {
+	if (value instanceof Code) return `={{ ${value.code} }}`;
 	if (typeof value === 'number' && !Number.isFinite(value)) return `={{ ${String(value)} }}`;
 	// `}}` would end n8n's expression early: in text it is written as the escape \u007d, between
 	// an object's closing braces as two braces with a space.
@@ -61,22 +83,61 @@ function shown(field: INodeProperties, parameters: IDataObject): boolean {
 	return NodeHelpers.displayParameter(parameters as INodeParameters, field, { typeVersion: 1 }, null, parameters as INodeParameters);
 }
 
-/** Values of the wrong type for a field, by its declared type: each must be refused. */
-function typeHostile(field: INodeProperties): Array<[string, unknown]> {
+/** Text no name, sender, address, ID or body may hold; line breaks and tabs are refused only where a field is one line. */
+const TEXT_HOSTILE: Array<[string, string]> = [
+	['NUL', 'a\u0000b'],
+	['ESC', 'a\u001b[31mb'],
+	['DEL', 'a\u007fb'],
+	['a C1 control (NEL)', 'a\u0085b'],
+	['a right-to-left override', 'Bank\u202E'],
+	['a left-to-right embedding', '\u202Aab'],
+	['a first-strong isolate', 'a\u2068b'],
+];
+const LINE_HOSTILE: Array<[string, string]> = [
+	['CRLF', 'a\r\nX-Injected: 1'],
+	['a tab', 'a\tb'],
+];
+
+/** Dates that do not exist, or are not dates, that Date would read as some other day. */
+const DATE_HOSTILE: Array<[string, unknown]> = [
+	['30 February', '2026-02-30'],
+	['29 February of a common year', '2025-02-29'],
+	['words and a number', 'yesterday 1'],
+	['a bare number as text', '12'],
+	['hour 24', '2026-11-22T24:00:00Z'],
+	['an invalid Date', new Code('new Date("x")')],
+	['an invalid DateTime', new Code('DateTime.fromISO("x")')],
+];
+
+/** Values of the wrong type for a field, by its declared type: each must be refused. `topLevel` for a field outside collections. */
+function typeHostile(field: INodeProperties, topLevel: boolean): Array<[string, unknown]> {
 	const options = (field.options ?? []) as Array<{ value?: unknown }>;
 	const dynamicOptions = field.typeOptions?.loadOptionsMethod !== undefined || field.typeOptions?.loadOptions !== undefined;
+	// undefined would be sent as false, 0, nothing chosen, or no value where one is required.
+	const notThere: Array<[string, unknown]> = field.required || (topLevel && ['boolean', 'number', 'options', 'multiOptions'].includes(field.type)) ? [['undefined', UNDEFINED]] : [];
+	const text: Array<[string, unknown]> = [
+		['true', true],
+		['false', false],
+		['NaN', Number.NaN],
+		...TEXT_HOSTILE,
+		...(field.typeOptions?.rows === undefined ? LINE_HOSTILE : []),
+	];
 	switch (field.type) {
 		case 'string':
-			return [['an object', OBJECT], ['a list', [1, 2]], ['an object as text', '[object Object]']];
+			return [...notThere, ['an object', OBJECT], ['a list', [1, 2]], ['an object as text', '[object Object]'], ...text];
 		case 'resourceLocator':
-			return [['an object', OBJECT], ['a list', [1]]];
+			return [...notThere, ['an object', OBJECT], ['a list', [1]], ...text];
 		case 'dateTime':
-			return [['a list', [2026]], ['a number', 12]];
+			return [...notThere, ['a list', [2026]], ['a number', 12], ['true', true], ...DATE_HOSTILE];
 		case 'number': {
 			const { minValue, maxValue, numberPrecision } = field.typeOptions ?? {};
 			return [
+				...notThere,
 				['NaN', Number.NaN],
 				['Infinity', Number.POSITIVE_INFINITY],
+				['1e309', new Code('1e309')],
+				['an absurd magnitude (1e21)', 1e21],
+				['true', true],
 				['text', 'abc'],
 				['an object', OBJECT],
 				...(numberPrecision === 0 ? [['a fraction', 1.5] as [string, unknown]] : []),
@@ -85,14 +146,18 @@ function typeHostile(field: INodeProperties): Array<[string, unknown]> {
 			];
 		}
 		case 'boolean':
-			return [['text', 'yes'], ['a number', 1], ['an object', OBJECT]];
+			return [...notThere, ['text', 'yes'], ['text "false"', 'false'], ['a number', 1], ['null', null], ['an object', OBJECT]];
 		case 'options':
 			return [
+				...notThere,
 				['an object', OBJECT],
+				['true', true],
 				...(dynamicOptions || options.length === 0 ? [] : [['no option', 'not-an-option-value'] as [string, unknown]]),
 			];
 		case 'multiOptions':
-			return [['text', 'x'], ...(dynamicOptions ? [] : [['no option', ['not-an-option-value']] as [string, unknown]])];
+			return [...notThere, ['text', 'x'], ...(dynamicOptions ? [] : [['no option', ['not-an-option-value']] as [string, unknown]])];
+		case 'json':
+			return [['a right-to-left override in a string', '{"note": "Bank\u202E"}']];
 		// A whole collection cannot be an expression in n8n (it stores only objects there): its options are tried one by one below.
 		default:
 			return [];
@@ -124,6 +189,8 @@ function expectRefused(run: BatteryRun, names: string[], what: string): void {
 		return;
 	}
 	expect({ context, refused: /^Invalid .+: .+/.test(message) }).toEqual({ context, refused: true });
+	// A number that is no number is named as written (JSON would show Infinity as "null").
+	expect({ context, null: /"null" is not/.test(message) }).toEqual({ context, null: false });
 	expect({ context, namesTheField: names.some((name) => message.includes(name)) }).toEqual({ context, namesTheField: true });
 	expect(run.error?.description).toMatch(/Rule: .+/);
 	expect(run.error?.description).toMatch(/Nothing was sent\./);
@@ -131,9 +198,25 @@ function expectRefused(run: BatteryRun, names: string[], what: string): void {
 	figures.refused++;
 }
 
-async function attempt(op: OperationUnderTest, parameters: INodeParameters): Promise<BatteryRun> {
+async function attempt(op: OperationUnderTest, parameters: INodeParameters, credentials?: Parameters<typeof runOperation>[3]): Promise<BatteryRun> {
 	figures.tried++;
-	return await runOperation(sandbox, op, parameters);
+	return await runOperation(sandbox, op, parameters, credentials);
+}
+
+/** An optional text or date field: left `undefined` by an expression, it stays unset. */
+function leftOptional(field: INodeProperties): boolean {
+	return !field.required && (field.type === 'string' || field.type === 'dateTime' || field.type === 'resourceLocator');
+}
+
+/** `undefined` in an optional field is not refused for being undefined, and is never sent as the text "undefined". */
+async function expectUnset(op: OperationUnderTest, parameters: INodeParameters, what: string): Promise<void> {
+	const run = await attempt(op, parameters);
+	expect({ what, refusedForIt: /it is undefined/.test(run.error?.message ?? ''), sentAsText: JSON.stringify(run.requests).includes('undefined') }).toEqual({
+		what,
+		refusedForIt: false,
+		sentAsText: false,
+	});
+	figures.leftUnset++;
 }
 
 describe.each(OPERATIONS.map((op) => [op.name, op] as const))('%s', (_name, op) => {
@@ -147,13 +230,26 @@ describe.each(OPERATIONS.map((op) => [op.name, op] as const))('%s', (_name, op) 
 		figures.operations++;
 		const basePaths = pathsOf(baseline).sort();
 
+		// A Base URL with a query or a fragment would put every path after it.
+		for (const tail of ['?x=', '#frag']) {
+			const run = await attempt(op, example, (credentials) => ({ ...credentials, baseUrl: `${String(credentials.baseUrl)}${tail}` }));
+			expect({ tail, message: run.error?.message ?? 'none', requests: run.requests.length }).toEqual({
+				tail,
+				message: expect.stringMatching(/^The Base URL of the .+ credential contains a (query|fragment)/),
+				requests: 0,
+			});
+			figures.refused++;
+			figures.baseUrls++;
+		}
+
 		const asValue = (field: INodeProperties, value: unknown) =>
 			field.type === 'resourceLocator' ? locator(viaExpression(value) as string) : viaExpression(value);
 		for (const field of op.fields) {
 			if (field.type === 'notice' || !shown(field, example)) continue;
-			for (const [what, value] of typeHostile(field)) {
+			for (const [what, value] of typeHostile(field, true)) {
 				expectRefused(await attempt(op, { ...example, [field.name]: asValue(field, value) } as INodeParameters), [field.displayName], `${field.name} = ${what}`);
 			}
+			if (leftOptional(field)) await expectUnset(op, { ...example, [field.name]: asValue(field, UNDEFINED) } as INodeParameters, field.name);
 
 			const isText = field.type === 'string' || field.type === 'resourceLocator';
 			const current = example[field.name];
@@ -181,16 +277,18 @@ describe.each(OPERATIONS.map((op) => [op.name, op] as const))('%s', (_name, op) 
 			if (!shown(field, example)) continue;
 			if (field.type === 'collection') {
 				for (const option of (field.options ?? []) as INodeProperties[]) {
-					for (const [what, value] of typeHostile(option)) {
-						const run = await attempt(op, { ...example, [field.name]: { ...((example[field.name] as IDataObject) ?? {}), [option.name]: viaExpression(value) } } as INodeParameters);
-						expectRefused(run, [option.displayName], `${field.name}.${option.name} = ${what}`);
+					const withOption = (value: unknown) => ({ ...example, [field.name]: { ...((example[field.name] as IDataObject) ?? {}), [option.name]: viaExpression(value) } }) as INodeParameters;
+					for (const [what, value] of typeHostile(option, false)) {
+						expectRefused(await attempt(op, withOption(value)), [option.displayName], `${field.name}.${option.name} = ${what}`);
 					}
+					// An option of a collection is optional whatever its type: undefined leaves it unset.
+					if (!option.required && option.type !== 'collection' && option.type !== 'fixedCollection') await expectUnset(op, withOption(UNDEFINED), `${field.name}.${option.name}`);
 				}
 			}
 			if (field.type === 'fixedCollection') {
 				for (const group of (field.options ?? []) as INodePropertyCollection[]) {
 					for (const property of group.values) {
-						for (const [what, value] of typeHostile(property)) {
+						for (const [what, value] of typeHostile(property, false)) {
 							const row = { [property.name]: viaExpression(value) };
 							const run = await attempt(op, { ...example, [field.name]: { [group.name]: field.typeOptions?.multipleValues ? [row] : row } } as INodeParameters);
 							expectRefused(run, [property.displayName], `${field.name}.${group.name}.${property.name} = ${what}`);
@@ -286,8 +384,9 @@ afterAll(() => {
 	// The README quotes these figures.
 	process.stdout.write(
 		`hostile-input battery: ${figures.tried} inputs tried over ${figures.operations} operations (${figures.pathBoundFields} path fields); ` +
-			`${figures.refused} refused before sending (${figures.refusedByN8n} of them by n8n's own parameter check); ` +
-			`of the text values that are not path values, ${figures.refusedByTheOperation} refused by the operation's own rules and ${figures.sentToTheSamePaths} sent only to the operation's own paths\n`,
+			`${figures.refused} refused before sending (${figures.refusedByN8n} of them by n8n's own parameter check, ${figures.baseUrls} Base URLs with a query or fragment); ` +
+			`of the text values that are not path values, ${figures.refusedByTheOperation} refused by the operation's own rules and ${figures.sentToTheSamePaths} sent only to the operation's own paths; ` +
+			`${figures.leftUnset} optional fields left undefined stayed unset\n`,
 	);
 });
 

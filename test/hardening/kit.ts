@@ -161,17 +161,23 @@ export function exampleOf(op: OperationUnderTest): INodeParameters {
 }
 
 export interface BatteryRun extends NodeRun {
-	requests: Array<{ method: string; path: string }>;
+	requests: Array<{ method: string; path: string; query: unknown; body: unknown }>;
 	/** n8n refused the parameters before the node ran (its "node has issues" check). */
 	refusedByN8n?: boolean;
 }
 
 /** Runs one operation through n8n's execution code against the sandbox; `requests` are what the sandbox received. */
-export async function runOperation(sandbox: Sandbox, op: OperationUnderTest, parameters: INodeParameters): Promise<BatteryRun> {
+export async function runOperation(
+	sandbox: Sandbox,
+	op: OperationUnderTest,
+	parameters: INodeParameters,
+	credentials: (given: ICredentialDataDecryptedObject) => ICredentialDataDecryptedObject = (given) => given,
+): Promise<BatteryRun> {
 	const since = sandbox.context.log.lastSeq;
-	const requests = () => sandbox.context.log.list({ since }).map((r) => ({ method: r.method, path: r.path }));
+	const requests = () => sandbox.context.log.list({ since }).map((r) => ({ method: r.method, path: r.path, query: r.query, body: r.body }));
 	try {
-		const run = await runNode({ node: op.node.type(), parameters, credentials: op.node.credentials(sandbox) });
+		const given = op.node.credentials(sandbox);
+		const run = await runNode({ node: op.node.type(), parameters, credentials: Object.fromEntries(Object.entries(given).map(([type, values]) => [type, credentials(values)])) });
 		return { ...run, requests: requests() };
 	} catch (error) {
 		// n8n's own parameter check (a required field empty, an option that does not exist) stops the run before the node.

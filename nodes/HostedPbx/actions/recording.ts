@@ -3,7 +3,6 @@ import type { IDataObject } from 'n8n-workflow';
 import { filtersField } from '../../shared/describe';
 import type { ResourceSpec } from '../../shared/operation';
 import { compact, isoUtc } from '../../shared/params';
-import { dateTime, issues } from '../../shared/validation';
 import { customerField, idFieldOf, recordPath } from '../fields';
 import { downloadAudioOperation, getManyOperation, getOneOperation } from './collection';
 
@@ -63,7 +62,6 @@ export const recording: ResourceSpec = {
 					{ displayName: 'Started Before', name: 'startedBefore', type: 'dateTime', default: '' },
 				]),
 			],
-			validate: (p) => issues(DATE_FILTERS.map((name) => dateTime(`Filters > ${name}`, p.filters?.[name]))),
 			query: (p) => {
 				const f = (p.filters as IDataObject | undefined) ?? {};
 				const query: IDataObject = { callId: f.callId, linkedId: f.linkedId };

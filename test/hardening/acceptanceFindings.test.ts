@@ -1,0 +1,113 @@
+/**
+ * The hostile input an acceptance run in a real n8n got through, one case per finding, run through
+ * n8n's execution code against the sandbox: what the sandbox received, the items and the errors.
+ * The generated battery (hostileInputs.test.ts) covers each kind for every operation; these are the
+ * very values reported.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { startSandbox, type Sandbox } from '../../sandbox';
+import { runNode } from '../harness/n8n';
+import type { BatteryRun, OperationUnderTest } from './kit';
+import { OPERATIONS, exampleOf, locator, runOperation } from './kit';
+
+let sandbox: Sandbox;
+beforeAll(async () => (sandbox = await startSandbox()));
+afterAll(async () => await sandbox.close());
+beforeEach(() => sandbox.reset());
+
+const op = (name: string): OperationUnderTest => OPERATIONS.find((candidate) => candidate.name === name)!;
+const run = async (name: string, overrides: IDataObject): Promise<BatteryRun> =>
+	await runOperation(sandbox, op(name), { ...exampleOf(op(name)), ...overrides } as INodeParameters);
+
+/** Refused before sending: the message names the field, the description gives the rule, nothing reached the sandbox. */
+function expectRefused(result: BatteryRun, field: string, problem: RegExp): void {
+	expect({ message: result.error?.message, requests: result.requests }).toEqual({ message: expect.stringMatching(new RegExp(`^Invalid ${field}: `)), requests: [] });
+	expect(result.error?.message).toMatch(problem);
+	expect(result.error?.description).toMatch(/Rule: .+\n(.*\n)*Nothing was sent\./);
+}
+
+describe('undefined, booleans and NaN are refused where they would become a value', () => {
+	test('Set Do Not Disturb with ={{ undefined }} is refused (it was sent as dndActive: false); null too', async () => {
+		expectRefused(await run('hostedPbx endpoint.setDnd', { dndActive: '={{ undefined }}' }), 'Do Not Disturb', /it is undefined \(an expression that returned nothing\?\)/);
+		expectRefused(await run('hostedPbx endpoint.setDnd', { dndActive: '={{ null }}' }), 'Do Not Disturb', /it is null, not true or false/);
+	});
+
+	test('an optional field left undefined stays unset', async () => {
+		const result = await run('hostedPbx call.getAll', { filters: { from: '={{ undefined }}', direction: 'in' } });
+		expect(result.error).toBeUndefined();
+		expect(result.requests[0].query).toEqual({ direction: 'in', pageSize: '50', page: '1' });
+	});
+
+	test.each([
+		['an SMS body ={{ false }} (it was sent, charged, as "false")', 'hostedPbx sms.send', { body: '={{ false }}' }, 'Message'],
+		['an SMS sender ={{ true }}', 'hostedPbx sms.send', { from: locator('={{ true }}') }, 'From'],
+		['an endpoint ={{ true }} (it built /endpoints/true)', 'hostedPbx call.originate', { endpointId: locator('={{ true }}') }, 'Endpoint'],
+		['a trunk ={{ true }} (it built DELETE …/trunks/654321-true)', 'wholesaleVoice trunk.delete', { trunk: locator('={{ true }}') }, 'Trunk Name'],
+		['an SMS body ={{ NaN }}', 'hostedPbx sms.send', { body: '={{ NaN }}' }, 'Message'],
+	])('%s is refused', async (_what, name, overrides, field) => {
+		expectRefused(await run(name, overrides), field, /(it is a boolean \((true|false)\), not text|NaN is not a finite number, nor text)/);
+	});
+});
+
+describe('Hosted PBX date filters are real calendar dates', () => {
+	test.each([
+		['2026-02-30', /"2026-02-30" is not a date that exists/],
+		['2025-02-29', /"2025-02-29" is not a date that exists/],
+		['yesterday 1', /"yesterday 1" is not a date-time/],
+		['12', /"12" is not a date-time/],
+		['={{ new Date("x") }}', /it is an invalid date/],
+	])('Created After %s is refused, naming the field', async (value, problem) => {
+		const result = await run('hostedPbx call.getAll', { filters: { createdAfter: value } });
+		expectRefused(result, 'Created After', problem);
+		expect(result.error?.message).not.toMatch(/Invalid time value/);
+	});
+
+	test('a real date is sent as that day', async () => {
+		const result = await run('hostedPbx recording.getAll', { filters: { startedAfter: '2024-02-29', createdBefore: '2026-11-22T09:30:00+01:00' } });
+		expect(result.requests[0].query).toMatchObject({ startedAfter: '2024-02-29T00:00:00Z', createdBefore: '2026-11-22T08:30:00Z' });
+	});
+});
+
+describe('control and bidirectional characters are refused in names, senders, addresses, ids and bodies', () => {
+	test.each([
+		['an SMS body NUL (it was charged)', 'hostedPbx sms.send', { body: '\u0000' }, 'Message', /contains U\+0000, a control character/],
+		['a phone number with CRLF', 'hostedPbx phoneBook.create', { phoneNumber: '+447700900123\r\n' }, 'Phone Number', /contains U\+000D, a line break/],
+		['a name with NUL', 'hostedPbx phoneBook.create', { name: 'Ali\u0000ce' }, 'Name', /contains U\+0000/],
+		['a name with ESC', 'hostedPbx phoneBook.create', { name: '\u001b[2JAlice' }, 'Name', /contains U\+001B/],
+		['an SMS sender Bank\u202E', 'hostedPbx sms.send', { from: locator('Bank\u202E') }, 'From', /contains U\+202E, a bidirectional override/],
+		['an e911 city New \u202EYork', 'wholesaleVoice e911.set', { city: 'New \u202EYork' }, 'City', /contains U\+202E, a bidirectional override/],
+		['a C1 control in a 999 name', 'wholesaleVoice uk999.set', { name: 'Acme\u0085Widgets' }, 'Business Name', /contains U\+0085, a control character/],
+		['an isolate in a trunk name', 'wholesaleVoice trunk.create', { trunk: '123456-a\u2067b' }, 'Trunk Name', /contains U\+2067, a bidirectional isolate/],
+	])('%s', async (_what, name, overrides, field, problem) => {
+		const result = await run(name, overrides);
+		expectRefused(result, field, problem);
+		// The message shows the character escaped, never as itself.
+		expect(result.error?.message).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u0085\u202a-\u202e\u2066-\u2069]/);
+	});
+
+	test('line breaks and tabs in a message, and the zero-width joiner of an emoji, are text', async () => {
+		const body = 'Hello\r\n\tteam 👩\u200D💻';
+		const result = await run('hostedPbx sms.send', { body });
+		expect(result.error).toBeUndefined();
+		expect((result.requests[0].body as IDataObject).body).toBe(body);
+	});
+});
+
+describe('messages that name something', () => {
+	test('a number of 1e309 says it is not a finite number, without "null"', async () => {
+		const result = await run('hostedPbx phoneBook.getAll', { returnAll: false, limit: '={{ 1e309 }}' });
+		expect(result.error?.message).toBe('Invalid Limit: "Infinity" is not a finite number');
+	});
+
+	test.each([['?x='], ['#frag']])('a Base URL ending %s is refused; nothing is sent', async (tail) => {
+		const since = sandbox.context.log.lastSeq;
+		const result = await runNode({
+			node: op('hostedPbx customer.get').node.type(),
+			parameters: exampleOf(op('hostedPbx customer.get')),
+			credentials: { hostedPbxApi: { baseUrl: `${sandbox.url}/api/v1${tail}`, username: 'acme.admin', password: 'acme-admin-secret' } },
+		});
+		expect(result.error?.message).toMatch(/^The Base URL of the Hosted PBX API credential contains a (query|fragment)/);
+		expect(sandbox.context.log.list({ since })).toEqual([]);
+	});
+});
