@@ -4,7 +4,7 @@ import { wholesaleVoiceApi } from '../shared/apis';
 import type { ApiPath, ApiResponse, OperationSpec, OutputItem, Params, ValidationIssue } from '../shared/operation';
 import { findRecords } from '../shared/pagination';
 import { UnexpectedAnswer, isRecord } from '../shared/responseShape';
-import { isBlank } from '../shared/validation';
+import { describeValue, isBlank, phoneDigits, trunkPrefixIssue } from '../shared/validation';
 import { createClient } from '../shared/transport';
 
 export const ACCOUNT_PATH = '/v3/accounts/{ACCOUNT}';
@@ -53,20 +53,19 @@ export function keyedToList(map: unknown, keyName: string): IDataObject[] {
 	return Object.entries(map as IDataObject).map(([key, value]) => ({ [keyName]: key, ...((value ?? {}) as IDataObject) }));
 }
 
-/** A number as the API wants it in paths: E.164 digits without the plus. */
+/** A number as the API wants it in paths: E.164 digits without the plus (a national `(0)` after the country code dropped). */
 export function e164Digits(value: unknown): string {
-	return String(value ?? '')
-		.trim()
-		.replace(/[\s().-]/g, '')
-		.replace(/^\+/, '');
+	return phoneDigits(value).replace(/^\+/, '');
 }
 
 export function numberIssue(field: string, value: unknown): ValidationIssue[] {
 	if (isBlank(value)) return [{ field, problem: 'it is empty', rule: 'an E.164 number without the plus, e.g. 441632960000' }];
+	const trunk = trunkPrefixIssue(field, value);
+	if (trunk) return [trunk];
 	// E.164 allows at most 15 digits; the shortest numbers in use (Niue, Saint Helena) have 7 with the country code.
 	return /^[1-9]\d{6,14}$/.test(e164Digits(value))
 		? []
-		: [{ field, problem: `"${String(value)}" is not an E.164 number`, rule: 'an E.164 number: country code and number, 7 to 15 digits, e.g. 441632960000' }];
+		: [{ field, problem: `${describeValue(value)} is not an E.164 number`, rule: 'an E.164 number: country code and number, 7 to 15 digits, e.g. 441632960000' }];
 }
 
 export const numberField: INodeProperties = {

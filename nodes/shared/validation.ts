@@ -149,17 +149,43 @@ export function matches(field: string, value: unknown, pattern: RegExp, rule: st
 	return pattern.test(String(value)) ? undefined : { field, problem: `${describeValue(value)} does not match`, rule };
 }
 
+/**
+ * The national trunk prefix written in brackets right after a country code (`+44 (0) 20 7946 0123`,
+ * `0044 (0)20…`, `44 (0) 20…`): dialled only inside the country, never after the country code.
+ */
+const TRUNK_AFTER_COUNTRY_CODE = /^(\s*(?:\+|00)?\s*[1-9]\d{0,2})\s*\(\s*0\s*\)\s*/;
+
+/** A number as typed, the national `(0)` after its country code dropped: `+44 (0) 20 7946 0123` → `+44 20 7946 0123`. */
+export function withoutTrunkPrefix(text: string): string {
+	return text.replace(TRUNK_AFTER_COUNTRY_CODE, '$1 ');
+}
+
+/** The digits of a phone number as typed (a leading + kept): spaces, dashes, dots and brackets removed, a national `(0)` after the country code dropped. */
+export function phoneDigits(value: unknown): string {
+	return withoutTrunkPrefix(String(value ?? '').trim()).replace(/[\s().-]/g, '');
+}
+
+export const TRUNK_PREFIX_RULE = 'the number without the national 0 after the country code (+44 20 7946 0123), or with it in brackets right after the country code (+44 (0) 20 7946 0123), where it is dropped';
+
+/** A `(0)` anywhere but right after the country code: whether its 0 is dialled cannot be told, so it is refused. */
+export function trunkPrefixIssue(field: string, value: unknown): Check {
+	if (typeof value !== 'string' || !/\(\s*0\s*\)/.test(withoutTrunkPrefix(value.trim()))) return undefined;
+	return { field, problem: `${describeValue(value)} has a national 0 in brackets that does not follow a country code`, rule: TRUNK_PREFIX_RULE };
+}
+
 /** A phone number as people type it: digits, an optional leading +, spaces, dashes, dots or brackets. */
 export function phoneNumber(field: string, value: unknown): Check {
 	if (isBlank(value)) return undefined;
-	const digits = String(value).replace(/[\s().-]/g, '');
-	return /^\+?\d{3,15}$/.test(digits)
-		? undefined
-		: {
-				field,
-				problem: `${describeValue(value)} is not a phone number`,
-				rule: 'digits with an optional leading +, 3 to 15 digits (spaces, dashes and brackets are ignored)',
-			};
+	return (
+		trunkPrefixIssue(field, value) ??
+		(/^\+?\d{3,15}$/.test(phoneDigits(value))
+			? undefined
+			: {
+					field,
+					problem: `${describeValue(value)} is not a phone number`,
+					rule: 'digits with an optional leading +, 3 to 15 digits (spaces, dashes and brackets are ignored; a national (0) right after the country code is dropped)',
+				})
+	);
 }
 
 /** E.164 with or without the plus: 7 to 15 digits (the shortest in use, such as Niue's, have 7 with the country code), no leading zero. */

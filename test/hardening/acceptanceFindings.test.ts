@@ -27,6 +27,32 @@ function expectRefused(result: BatteryRun, field: string, problem: RegExp): void
 	expect(result.error?.description).toMatch(/Rule: .+\n(.*\n)*Nothing was sent\./);
 }
 
+describe('a national trunk (0) after the country code is dropped, never kept', () => {
+	test('Number > Allocate +44 (0) 20 7946 0123 allocates 442079460123', async () => {
+		const result = await run('wholesaleVoice number.allocate', { number: '+44 (0) 20 7946 0123' });
+		expect(result.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['PUT /v3/numbers/123456/allocated/442079460123']);
+		expect(result.items.map((item) => item.json.number)).toEqual(['442079460123']);
+	});
+
+	test.each([['+44(0)2079460123'], ['44 (0) 20 7946 0123']])('Number > Get %s reads 442079460123', async (number) => {
+		const result = await run('wholesaleVoice number.get', { number });
+		expect(result.requests.map((r) => r.path)).toEqual(['/v3/numbers/123456/allocated/442079460123']);
+	});
+
+	test('a (0) anywhere else cannot be told and is refused', async () => {
+		expectRefused(await run('wholesaleVoice number.allocate', { number: '4420 (0) 7946 0123' }), 'Number', /has a national 0 in brackets that does not follow a country code/);
+		expectRefused(await run('hostedPbx sms.send', { to: '(0)7700 900123' }), 'To', /national 0 in brackets/);
+	});
+
+	test('Hosted PBX: an SMS to, a call destination and a phone book number are sent without it', async () => {
+		await run('hostedPbx sms.send', { to: '+44 (0) 7700 900123' });
+		await run('hostedPbx call.originate', { to: '+44 (0)20 7946 0123' });
+		await run('hostedPbx phoneBook.create', { name: 'Trunk', phoneNumber: '+44 (0) 20 7946 0123' });
+		const bodies = sandbox.context.log.list().map((r) => r.body as IDataObject);
+		expect(bodies.map((body) => body?.to ?? body?.phoneNumber)).toEqual(['+447700900123', '+442079460123', '+44 20 7946 0123']);
+	});
+});
+
 describe('undefined, booleans and NaN are refused where they would become a value', () => {
 	test('Set Do Not Disturb with ={{ undefined }} is refused (it was sent as dndActive: false); null too', async () => {
 		expectRefused(await run('hostedPbx endpoint.setDnd', { dndActive: '={{ undefined }}' }), 'Do Not Disturb', /it is undefined \(an expression that returned nothing\?\)/);

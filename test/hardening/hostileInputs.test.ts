@@ -12,8 +12,9 @@
  * problem and the rule. A value that would be a hostile path segment (empty, `.`, `..`, `a/b`, `?`,
  * `#`, `%`, control characters) must be refused when the field reaches the path; when it does not
  * (an SMS body), the requests must go to exactly the baseline's paths. An optional text or date
- * left `undefined` must stay unset (never sent as "undefined"), and a Base URL with a query or a
- * fragment must be refused before anything is sent.
+ * left `undefined` must stay unset (never sent as "undefined"); a phone number written with the
+ * national trunk `(0)` after its country code must never be sent with the 0 kept; and a Base URL
+ * with a query or a fragment must be refused before anything is sent.
  */
 import fc from 'fast-check';
 import type { IDataObject, INodeProperties, INodePropertyCollection, INodeParameters } from 'n8n-workflow';
@@ -36,6 +37,7 @@ const figures = {
 	operations: 0,
 	pathBoundFields: 0,
 	leftUnset: 0,
+	trunkPrefixes: 0,
 	baseUrls: 0,
 };
 
@@ -219,6 +221,14 @@ async function expectUnset(op: OperationUnderTest, parameters: INodeParameters, 
 	figures.leftUnset++;
 }
 
+/** A number written `+44 (0) 20…` is refused or sent without the national 0 (`kept` are its digits with the 0). */
+async function expectTrunkDropped(op: OperationUnderTest, parameters: INodeParameters, what: string, kept: string): Promise<void> {
+	const run = await attempt(op, parameters);
+	const sentDigits = JSON.stringify(run.requests).replace(/[\s().+-]/g, '');
+	expect({ what, keptTheZero: sentDigits.includes(kept) }).toEqual({ what, keptTheZero: false });
+	figures.trunkPrefixes++;
+}
+
 describe.each(OPERATIONS.map((op) => [op.name, op] as const))('%s', (_name, op) => {
 	test('hostile values of every field are refused before sending, or never change the path', async () => {
 		sandbox.reset();
@@ -250,6 +260,8 @@ describe.each(OPERATIONS.map((op) => [op.name, op] as const))('%s', (_name, op) 
 				expectRefused(await attempt(op, { ...example, [field.name]: asValue(field, value) } as INodeParameters), [field.displayName], `${field.name} = ${what}`);
 			}
 			if (leftOptional(field)) await expectUnset(op, { ...example, [field.name]: asValue(field, UNDEFINED) } as INodeParameters, field.name);
+			const phone = /^\+?([1-9]\d)(\d{5,13})$/.exec(typeof example[field.name] === 'string' ? (example[field.name] as string) : '');
+			if (phone) await expectTrunkDropped(op, { ...example, [field.name]: `+${phone[1]} (0) ${phone[2]}` } as INodeParameters, field.name, `${phone[1]}0${phone[2]}`);
 
 			const isText = field.type === 'string' || field.type === 'resourceLocator';
 			const current = example[field.name];
@@ -373,6 +385,7 @@ describe('structured fields: hand-written hostile cases', () => {
 		['a max wait of -1', 'wholesaleVoice report.request', { waitForResult: true, maxWaitSeconds: -1 }, ['Max Wait']],
 		['an SMS body of an object', 'hostedPbx sms.send', { body: '={{ { t: 1 } }}' }, ['Message', 'Body']],
 		['an SMS to of a list', 'hostedPbx sms.send', { to: '={{ ["+447700900123"] }}' }, ['To']],
+		['a (0) that follows no country code', 'wholesaleVoice number.allocate', { number: '4420 (0) 7946 0123' }, ['Number']],
 	];
 	test.each(cases)('%s', async (_what, name, overrides, names) => {
 		const target = op(name);
@@ -386,7 +399,7 @@ afterAll(() => {
 		`hostile-input battery: ${figures.tried} inputs tried over ${figures.operations} operations (${figures.pathBoundFields} path fields); ` +
 			`${figures.refused} refused before sending (${figures.refusedByN8n} of them by n8n's own parameter check, ${figures.baseUrls} Base URLs with a query or fragment); ` +
 			`of the text values that are not path values, ${figures.refusedByTheOperation} refused by the operation's own rules and ${figures.sentToTheSamePaths} sent only to the operation's own paths; ` +
-			`${figures.leftUnset} optional fields left undefined stayed unset\n`,
+			`${figures.leftUnset} optional fields left undefined stayed unset; ${figures.trunkPrefixes} numbers written with a national (0) never sent with it\n`,
 	);
 });
 

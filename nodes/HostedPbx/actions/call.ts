@@ -7,7 +7,7 @@ import { csvRecords, parseCsv, afterHeaderRow } from '../../shared/csv';
 import { PBX_MAX_PAGE_SIZE } from '../../shared/pagination';
 import { compact, isoUtc } from '../../shared/params';
 import { MAX_DOWNLOAD_BYTES, MAX_DOWNLOAD_MIB } from '../../shared/transport';
-import { integerInRange, isBlank, issues, required } from '../../shared/validation';
+import { describeValue, integerInRange, isBlank, issues, phoneDigits, required, trunkPrefixIssue } from '../../shared/validation';
 import { customerField, customerPath, endpointField } from '../fields';
 import { getManyOperation } from './collection';
 import { unshownAnswer, wholeNumberText } from '../records';
@@ -178,9 +178,10 @@ export const call: ResourceSpec = {
 				issues(
 					required('Endpoint', p.endpointId),
 					required('Destination', p.to),
-					/^\+?[\d*#]{2,20}$/.test(String(p.to ?? '').replace(/[\s().-]/g, '')) || isBlank(p.to)
-						? undefined
-						: { field: 'Destination', problem: `"${String(p.to)}" is not dialable`, rule: 'a number or extension: digits, *, # and an optional leading + (spaces, dashes and brackets are ignored)' },
+					trunkPrefixIssue('Destination', p.to) ??
+						(/^\+?[\d*#]{2,20}$/.test(phoneDigits(p.to)) || isBlank(p.to)
+							? undefined
+							: { field: 'Destination', problem: `${describeValue(p.to)} is not dialable`, rule: 'a number or extension: digits, *, # and an optional leading + (spaces, dashes and brackets are ignored)' }),
 				),
 			request: (p, env) => {
 				const endpoint = String(p.endpointId).trim();
@@ -192,7 +193,7 @@ export const call: ResourceSpec = {
 						endpoint: /^https?:\/\//i.test(endpoint)
 							? endpoint
 							: env.absoluteUrl(customerPath(p, '/endpoints/{endpointId}').path, { customerId: p.customerId, endpointId: endpoint }),
-						to: String(p.to).replace(/[\s().-]/g, ''),
+						to: phoneDigits(p.to),
 					},
 					// The contract shows no body for this answer: empty or not JSON, a 200 is the call placed.
 					emptyBody: 'allowed',

@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { Params, ResourceSpec } from '../../shared/operation';
 import { compact } from '../../shared/params';
-import { integerInRange, isBlank, issues, phoneNumber, required } from '../../shared/validation';
+import { integerInRange, isBlank, issues, phoneNumber, required, withoutTrunkPrefix } from '../../shared/validation';
 import { customerField, customerPath, idFieldOf, recordPath } from '../fields';
 import { getManyOperation, getOneOperation } from './collection';
 import { pbxOutput, pbxRecord, pbxRecords } from '../records';
@@ -48,7 +48,8 @@ function entryBody(fields: IDataObject): IDataObject {
 	return compact({
 		type: 'phonebookentry',
 		name: typeof fields.name === 'string' ? fields.name.trim() : fields.name,
-		phoneNumber: typeof fields.phoneNumber === 'string' ? fields.phoneNumber.trim() : fields.phoneNumber,
+		// As typed, but never with a national (0) after the country code: a phone would dial it.
+		phoneNumber: typeof fields.phoneNumber === 'string' ? withoutTrunkPrefix(fields.phoneNumber.trim()) : fields.phoneNumber,
 		// Absent, empty or null (how an entry without one may come back): not sent, never 0.
 		speedDial: isBlank(fields.speedDial) ? undefined : Number(fields.speedDial),
 	});

@@ -1,5 +1,5 @@
 import type { ResourceSpec } from '../../shared/operation';
-import { issues, maxLength, phoneNumber, required } from '../../shared/validation';
+import { issues, maxLength, phoneDigits, phoneNumber, required } from '../../shared/validation';
 import { customerField, customerPath } from '../fields';
 import { getManyOperation, getOneOperation } from './collection';
 import { pbxOutput } from '../records';
@@ -76,7 +76,7 @@ export const sms: ResourceSpec = {
 				body: {
 					type: 'smsmessage',
 					from: String(p.from).trim(),
-					to: String(p.to).replace(/[\s().-]/g, ''),
+					to: phoneDigits(p.to),
 					body: String(p.body),
 				},
 			}),
