@@ -79,6 +79,42 @@ export function textIssue(field: string, value: unknown, lines = false, secret =
 	return bad ? { field, problem: `${secret ? 'the value (not shown)' : describeValue(value)} contains ${bad}`, rule: lines ? TEXT_RULE : LINE_RULE } : undefined;
 }
 
+/** RFC 9110 token characters: all a header name may hold. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const HEADER_VALUE_MAX_LENGTH = 8192;
+export const HEADER_NAME_RULE = "a header name: letters, digits and ! # $ % & ' * + - . ^ _ ` | ~ only (no spaces or colons), not empty, each name once";
+export const HEADER_VALUE_RULE = `a header value: printable Latin-1 characters and spaces, no control characters (no line breaks or tabs), at most ${HEADER_VALUE_MAX_LENGTH} characters`;
+
+/**
+ * Header name/value pairs that go out verbatim (a webhook's request headers): a name that is not
+ * a token would be refused or split by the receiver, an empty one drops the header (and the secret
+ * it carries), a line break in a value injects another header. Values are never quoted.
+ */
+export function headerIssues(field: string, pairs: Array<{ name?: unknown; value?: unknown }>): ValidationIssue[] {
+	const found: ValidationIssue[] = [];
+	const seen = new Set<string>();
+	pairs.forEach(({ name, value }, index) => {
+		const which = `header ${index + 1}`;
+		const text = typeof name === 'string' ? name : '';
+		if (text.trim() === '') {
+			found.push({ field: `${field} > Name`, problem: `${which} has no name (it would be dropped, its value with it)`, rule: HEADER_NAME_RULE });
+		} else if (!HEADER_NAME.test(text)) {
+			found.push({ field: `${field} > Name`, problem: `${which}: ${describeValue(text)} is not a header name`, rule: HEADER_NAME_RULE });
+		} else if (seen.has(text.toLowerCase())) {
+			found.push({ field: `${field} > Name`, problem: `${which}: ${describeValue(text)} is given twice (header names ignore case)`, rule: HEADER_NAME_RULE });
+		}
+		seen.add(text.toLowerCase());
+		const content = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
+		// Visible ASCII, space, and Latin-1 above the C1 controls: what an HTTP header can carry as is.
+		const bad = [...content].find((char) => !/[\x20-\x7e\xa0-\xff]/.test(char));
+		if (bad !== undefined || content.length > HEADER_VALUE_MAX_LENGTH) {
+			const problem = bad !== undefined ? `contains U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}` : `is ${content.length} characters long`;
+			found.push({ field: `${field} > Value`, problem: `the value of ${which}${HEADER_NAME.test(text) ? ` (${text})` : ''} ${problem}`, rule: HEADER_VALUE_RULE });
+		}
+	});
+	return found;
+}
+
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
 	return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -27,6 +27,39 @@ function expectRefused(result: BatteryRun, field: string, problem: RegExp): void
 	expect(result.error?.description).toMatch(/Rule: .+\n(.*\n)*Nothing was sent\./);
 }
 
+describe('Voice Agent > Webhook > Create: request headers are checked', () => {
+	const withHeaders = (...pairs: Array<{ name: string; value: string }>) => ({ additionalFields: { requestHeaders: { pairs } } });
+
+	test.each([
+		['a CRLF in a value', { name: 'X-Secret', value: 'a\r\nX-Injected: 1' }, 'Value', /contains U\+000D, a line break/],
+		['a NUL in a value', { name: 'X-Secret', value: 'a\u0000b' }, 'Value', /contains U\+0000, a control character/],
+		['a TAB in a value', { name: 'X-Secret', value: 'a\tb' }, 'Value', /contains U\+0009, a control character/],
+		['a value beyond Latin-1', { name: 'X-Secret', value: 'pa\u017Fs' }, 'Request Headers > Value', /header 1 \(X-Secret\) contains U\+017F/],
+		['a name beyond Latin-1', { name: 'X-Ключ', value: 'hdr-S3cret' }, 'Request Headers > Name', /"X-Ключ" is not a header name/],
+		['a name with a space and a colon', { name: 'Bad Header:', value: 'hdr-S3cret' }, 'Request Headers > Name', /"Bad Header:" is not a header name/],
+		['an empty name, which would drop the secret', { name: '', value: 's3cret-value' }, 'Request Headers > Name', /header 1 has no name \(it would be dropped, its value with it\)/],
+		['a NUL in a name', { name: 'X-\u0000', value: 'hdr-S3cret' }, 'Name', /contains U\+0000/],
+	])('%s is refused, no webhook is created', async (_what, pair, field, problem) => {
+		const result = await run('voiceAgent webhook.create', withHeaders(pair));
+		expectRefused(result, field.replace(/[>]/g, '\\>'), problem);
+		expect(sandbox.convai.webhooks).toEqual([]);
+		// A header value is a shared secret: never quoted (the node's own parameters aside, which n8n attaches).
+		const { message, description, context } = result.error ?? {};
+		expect(JSON.stringify({ message, description, context })).not.toContain(JSON.stringify(pair.value).slice(1, -1));
+	});
+
+	test('the same name twice (names ignore case) is refused', async () => {
+		const result = await run('voiceAgent webhook.create', withHeaders({ name: 'X-Secret', value: 'a' }, { name: 'x-secret', value: 'b' }));
+		expectRefused(result, 'Request Headers \\> Name', /header 2: "x-secret" is given twice/);
+	});
+
+	test('token names and Latin-1 values are sent as they are', async () => {
+		const result = await run('voiceAgent webhook.create', withHeaders({ name: "X-Shared_Secret.1!#$%&'*+^`|~", value: 's3cret value é ÿ' }));
+		expect(result.error).toBeUndefined();
+		expect(sandbox.convai.webhooks.map((w) => w.request_headers)).toEqual([{ "X-Shared_Secret.1!#$%&'*+^`|~": 's3cret value é ÿ' }]);
+	});
+});
+
 describe('a national trunk (0) after the country code is dropped, never kept', () => {
 	test('Number > Allocate +44 (0) 20 7946 0123 allocates 442079460123', async () => {
 		const result = await run('wholesaleVoice number.allocate', { number: '+44 (0) 20 7946 0123' });

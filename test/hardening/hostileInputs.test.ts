@@ -386,6 +386,10 @@ describe('structured fields: hand-written hostile cases', () => {
 		['an SMS body of an object', 'hostedPbx sms.send', { body: '={{ { t: 1 } }}' }, ['Message', 'Body']],
 		['an SMS to of a list', 'hostedPbx sms.send', { to: '={{ ["+447700900123"] }}' }, ['To']],
 		['a (0) that follows no country code', 'wholesaleVoice number.allocate', { number: '4420 (0) 7946 0123' }, ['Number']],
+		['a request header named "Bad Header:"', 'voiceAgent webhook.create', { additionalFields: { requestHeaders: { pairs: [{ name: 'Bad Header:', value: 'x' }] } } }, ['Request Headers']],
+		['a request header without a name', 'voiceAgent webhook.create', { additionalFields: { requestHeaders: { pairs: [{ name: '', value: 'secret' }] } } }, ['Request Headers']],
+		['a request header value beyond Latin-1', 'voiceAgent webhook.create', { additionalFields: { requestHeaders: { pairs: [{ name: 'X-Key', value: '\u20ac5' }] } } }, ['Request Headers']],
+		['a request header named twice', 'voiceAgent webhook.create', { additionalFields: { requestHeaders: { pairs: [{ name: 'X-Key', value: 'a' }, { name: 'x-key', value: 'b' }] } } }, ['Request Headers']],
 	];
 	test.each(cases)('%s', async (_what, name, overrides, names) => {
 		const target = op(name);

@@ -7,7 +7,7 @@ import { asNodeError } from '../../shared/errors';
 import type { ResourceSpec } from '../../shared/operation';
 import { compact, pairsToObject } from '../../shared/params';
 import { createClient } from '../../shared/transport';
-import { httpUrl, identifierIssue, integerInRange, issues, oneOf, required } from '../../shared/validation';
+import { headerIssues, httpUrl, identifierIssue, integerInRange, issues, oneOf, required } from '../../shared/validation';
 import {
 	DEFAULT_TIMEOUT_MS,
 	EVENT_TYPES,
@@ -47,6 +47,12 @@ const webhookIdField = {
 	default: '',
 	description: 'The ID of the webhook, as Create or Get Many returned it',
 };
+
+/** The rows of Request Headers as given (a row may hold anything an expression returned). */
+function headerPairs(collection: unknown): Array<{ name?: unknown; value?: unknown }> {
+	const rows = (collection as { pairs?: unknown } | undefined)?.pairs;
+	return (Array.isArray(rows) ? rows : rows === undefined ? [] : [rows]).map((row) => (row !== null && typeof row === 'object' ? row : {}));
+}
 
 export const webhook: ResourceSpec = {
 	value: 'webhook',
@@ -119,6 +125,7 @@ export const webhook: ResourceSpec = {
 					required('URL', p.url),
 					httpUrl('URL', p.url),
 					identifierIssue('Agent ID', p.agentId),
+					headerIssues('Request Headers', headerPairs(p.additionalFields?.requestHeaders)),
 					integerInRange('Timeout (Milliseconds)', p.additionalFields?.timeoutMs, 1),
 				),
 			// A 409 names neither the webhook nor its scope: look the existing one up so the message can.
