@@ -12,7 +12,7 @@ import { NodeApiError, NodeConnectionTypes, NodeOperationError, jsonParse } from
 
 import { platformApi, platformApiRedacting } from '../shared/apis';
 import { asNodeError, validationError } from '../shared/errors';
-import { identifierIssue } from '../shared/validation';
+import { identifierIssue, integerInRange, issues } from '../shared/validation';
 import { compact, pairsToObject } from '../shared/params';
 import { triggerOf } from '../shared/triggers/lifecycle';
 import { DEFAULT_REMEMBER_IDS, DEFAULT_REMEMBER_MINUTES, forgetUnlessAcknowledged } from '../shared/triggers/recentIds';
@@ -20,6 +20,7 @@ import { createClient } from '../shared/transport';
 import { deliveryItem, isDelivery } from './trigger/events';
 import {
 	DEFAULT_TIMEOUT_MS,
+	MAX_TIMEOUT_MS,
 	WEBHOOKS_PATH,
 	findWebhookInScope,
 	scopeLabel,
@@ -81,10 +82,11 @@ function headerValue(headers: unknown, name: string): string | undefined {
 function settings(context: IHookFunctions | IWebhookFunctions) {
 	const event = context.getNodeParameter('event') as string;
 	const rawAgentId = context.getNodeParameter('agentId', '');
-	const problem = identifierIssue('Agent ID', rawAgentId);
-	if (problem) throw validationError(context.getNode(), [problem]);
+	const timeoutMs = event === 'conversation.initiating' ? context.getNodeParameter('timeoutMs', DEFAULT_TIMEOUT_MS) : undefined;
+	const problems = issues(identifierIssue('Agent ID', rawAgentId), integerInRange('Timeout (Milliseconds)', timeoutMs, 1, MAX_TIMEOUT_MS));
+	if (problems.length) throw validationError(context.getNode(), problems);
 	const agentId = String(rawAgentId ?? '').trim() || undefined;
-	return { event, agentId };
+	return { event, agentId, timeoutMs: timeoutMs === undefined ? undefined : Number(timeoutMs) };
 }
 
 /** The configured override for "With Values Set Here", checked at activation so a typo fails early. */
@@ -200,7 +202,7 @@ export class VoiceAgentTrigger implements INodeType {
 				displayName: 'Timeout (Milliseconds)',
 				name: 'timeoutMs',
 				type: 'number',
-				typeOptions: { minValue: 1 },
+				typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_MS, numberPrecision: 0 },
 				default: DEFAULT_TIMEOUT_MS,
 				displayOptions: { show: { event: ['conversation.initiating'] } },
 				description:
@@ -312,7 +314,7 @@ export class VoiceAgentTrigger implements INodeType {
 
 			async create(this: IHookFunctions): Promise<boolean> {
 				const registration = this.getWorkflowStaticData('node') as Registration;
-				const { event, agentId } = settings(this);
+				const { event, agentId, timeoutMs } = settings(this);
 				const url = this.getNodeWebhookUrl('default') as string;
 				const secret = newSecret();
 				// A failure answer may echo the request, the secret header among it.
@@ -323,7 +325,7 @@ export class VoiceAgentTrigger implements INodeType {
 					url,
 					agent_id: agentId,
 					request_headers: { [DELIVERY_HEADER]: secret },
-					timeout_ms: event === 'conversation.initiating' ? Number(this.getNodeParameter('timeoutMs', DEFAULT_TIMEOUT_MS)) : undefined,
+					timeout_ms: timeoutMs,
 				});
 				const register = async (): Promise<boolean> => {
 					const record = webhookRecord((await client.request({ method: 'POST', path: WEBHOOKS_PATH, body })).body);

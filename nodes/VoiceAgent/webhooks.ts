@@ -7,6 +7,8 @@ import { UnexpectedAnswer, isRecord } from '../shared/responseShape';
 export const WEBHOOKS_PATH = '/convai/v1/webhooks';
 export const EVENT_TYPES = ['conversation.initiating', 'conversation.completed'] as const;
 export const DEFAULT_TIMEOUT_MS = 5000;
+/** The spec shows no maximum `timeout_ms`: a caller waiting a minute before the agent speaks is already absurd. */
+export const MAX_TIMEOUT_MS = 60_000;
 
 /**
  * The API does not fix the webhook record's identifier name: `webhook_id`, `id` and

@@ -229,8 +229,13 @@ export function e164(field: string, value: unknown, rule = 'an E.164 number: cou
 	return matches(field, String(value ?? '').replace(/^\+/, ''), /^[1-9]\d{6,14}$/, rule);
 }
 
+/** RFC 5321 caps an address that can be delivered to at 254 characters. */
+export const EMAIL_MAX_LENGTH = 254;
+
 export function email(field: string, value: unknown): Check {
-	return matches(field, value, /^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'an e-mail address such as ops@example.com');
+	const rule = `an e-mail address such as ops@example.com, at most ${EMAIL_MAX_LENGTH} characters`;
+	const long = maxLength(field, value, EMAIL_MAX_LENGTH);
+	return long ? { ...long, rule } : matches(field, value, /^[^\s@]+@[^\s@]+\.[^\s@]+$/, rule);
 }
 
 export const HTTP_URL_RULE = 'an absolute http:// or https:// URL with a host, such as https://n8n.example.com/webhook/…';

@@ -153,6 +153,20 @@ describe('control and bidirectional characters are refused in names, senders, ad
 	});
 });
 
+describe('absurd magnitudes are refused with the rule', () => {
+	test.each([
+		['a balance alert of 1e21', 'wholesaleVoice prepay.setBalanceAlert', { alertBalance: 1e21 }, 'Alert Balance', /from 0 to 10000000/],
+		['a summary limit of 1e21', 'wholesaleVoice summary.get', { additionalFields: { maxResults: 1e21 } }, 'Max Results', /from 1 to 100000/],
+		['a 10,000-character e-mail recipient', 'wholesaleVoice notification.addRecipient', { destination: `${'a'.repeat(9990)}@example.com` }, 'Recipient', /at most 254 characters/],
+		['a port order for 10,000,000 channels (charged)', 'wholesaleVoice port.submit', { channels: 10_000_000 }, 'Channels', /from 1 to 10000/],
+		['a webhook timeout of a day', 'voiceAgent webhook.create', { additionalFields: { timeoutMs: 86_400_000 } }, 'Timeout \\(Milliseconds\\)', /from 1 to 60000/],
+	])('%s', async (_what, name, overrides, field, rule) => {
+		const result = await run(name, overrides);
+		expectRefused(result, field, /out of range|characters long|is more than/);
+		expect(result.error?.description).toMatch(rule);
+	});
+});
+
 describe('messages that name something', () => {
 	test('a number of 1e309 says it is not a finite number, without "null"', async () => {
 		const result = await run('hostedPbx phoneBook.getAll', { returnAll: false, limit: '={{ 1e309 }}' });

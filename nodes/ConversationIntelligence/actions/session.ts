@@ -17,6 +17,10 @@ function resumeAfterIssue(value: unknown) {
 	return { field: 'Resume After Event ID', problem: `${describeValue(value)} cannot be sent as Last-Event-ID: ${problem}`, rule: `a stream_event_id from an earlier run: ${RESUME_ID_RULE}` };
 }
 
+/** Bounds of absurd values only: the items of one run held in memory, and a day of watching (the timers' range is about 24 days). */
+const MAX_EVENTS = 100_000;
+const MAX_WATCH_SECONDS = 86_400;
+
 const sessionIdField = {
 	displayName: 'Session ID',
 	name: 'sessionId',
@@ -63,7 +67,7 @@ export const session: ResourceSpec = {
 					displayName: 'Max Events',
 					name: 'maxEvents',
 					type: 'number',
-					typeOptions: { minValue: 1 },
+					typeOptions: { minValue: 1, maxValue: MAX_EVENTS, numberPrecision: 0 },
 					default: 50,
 					description: 'Stop after this many matching events',
 				},
@@ -71,7 +75,7 @@ export const session: ResourceSpec = {
 					displayName: 'Time Limit (Seconds)',
 					name: 'timeLimitSeconds',
 					type: 'number',
-					typeOptions: { minValue: 1 },
+					typeOptions: { minValue: 1, maxValue: MAX_WATCH_SECONDS, numberPrecision: 0 },
 					default: 60,
 					description: 'Stop after this long, with whatever arrived',
 				},
@@ -86,8 +90,8 @@ export const session: ResourceSpec = {
 			validate: (p) =>
 				issues(
 					required('Session ID', p.sessionId),
-					integerInRange('Max Events', p.maxEvents, 1),
-					integerInRange('Time Limit (Seconds)', p.timeLimitSeconds, 1),
+					integerInRange('Max Events', p.maxEvents, 1, MAX_EVENTS),
+					integerInRange('Time Limit (Seconds)', p.timeLimitSeconds, 1, MAX_WATCH_SECONDS),
 					resumeAfterIssue(p.lastEventId),
 				),
 			// A stream, not a request: events are collected until one of the stop conditions.

@@ -11,6 +11,7 @@ import { headerIssues, httpUrl, identifierIssue, integerInRange, issues, oneOf, 
 import {
 	DEFAULT_TIMEOUT_MS,
 	EVENT_TYPES,
+	MAX_TIMEOUT_MS,
 	WEBHOOKS_PATH,
 	findWebhookInScope,
 	maskedWebhook,
@@ -112,7 +113,7 @@ export const webhook: ResourceSpec = {
 							displayName: 'Timeout (Milliseconds)',
 							name: 'timeoutMs',
 							type: 'number',
-							typeOptions: { minValue: 1 },
+							typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_MS, numberPrecision: 0 },
 							default: DEFAULT_TIMEOUT_MS,
 							description: 'How long the service waits for the answer to conversation.initiating before the agent speaks with its defaults',
 						},
@@ -126,7 +127,7 @@ export const webhook: ResourceSpec = {
 					httpUrl('URL', p.url),
 					identifierIssue('Agent ID', p.agentId),
 					headerIssues('Request Headers', headerPairs(p.additionalFields?.requestHeaders)),
-					integerInRange('Timeout (Milliseconds)', p.additionalFields?.timeoutMs, 1),
+					integerInRange('Timeout (Milliseconds)', p.additionalFields?.timeoutMs, 1, MAX_TIMEOUT_MS),
 				),
 			// A 409 names neither the webhook nor its scope: look the existing one up so the message can.
 			run: async ({ node, itemIndex }, p) => {

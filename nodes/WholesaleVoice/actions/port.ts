@@ -4,7 +4,7 @@ import type { Params, ResourceSpec, ValidationIssue } from '../../shared/operati
 import { compact } from '../../shared/params';
 import { isBlank, issues, matches, required } from '../../shared/validation';
 import { asDisplayed, plainDateTime, unwrap, wholesaleList } from '../fields';
-import { validatePortSubmission } from '../validation';
+import { PORT_MAX_LINES, validatePortSubmission } from '../validation';
 import { PORT_CUSTOMER_MAX_LENGTHS } from '../validation/rules';
 
 const GNP_PATH = '/v3/porting/{ACCOUNT}/gnp';
@@ -92,8 +92,8 @@ const submissionFields: INodeProperties[] = [
 			{ name: 'Subsequent Multi', value: 'sub_multi', description: 'Already ported once; 10 to 25 working days' },
 		],
 	},
-	{ displayName: 'Lines', name: 'lines', type: 'number', typeOptions: { minValue: 1 }, default: 1, displayOptions: { show: { mode: ['fields'] } } },
-	{ displayName: 'Channels', name: 'channels', type: 'number', typeOptions: { minValue: 1 }, default: 1, displayOptions: { show: { mode: ['fields'] } } },
+	{ displayName: 'Lines', name: 'lines', type: 'number', typeOptions: { minValue: 1, maxValue: PORT_MAX_LINES }, default: 1, displayOptions: { show: { mode: ['fields'] } } },
+	{ displayName: 'Channels', name: 'channels', type: 'number', typeOptions: { minValue: 1, maxValue: PORT_MAX_LINES }, default: 1, displayOptions: { show: { mode: ['fields'] } } },
 	{
 		displayName: 'Contact E-Mail',
 		name: 'contactEmail',

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { OperationSpec, ResourceSpec } from '../../shared/operation';
 import { compact } from '../../shared/params';
-import { issues, required } from '../../shared/validation';
+import { describeValue, issues, required } from '../../shared/validation';
 import { ACCOUNT_PATH, dateField, getOperation, plainDate, wholesaleItems } from '../fields';
 import { reportFields, reportIssues, runReport } from '../reports';
 import { validateReportDate } from '../validation';
@@ -12,15 +12,20 @@ const WHICH_PATHS: Record<string, string> = { all: 'all', 'latest/1': 'latest/1'
 
 const PREPAY_PATH = `${ACCOUNT_PATH}/prepay`;
 
+/** The spec sets no maximum for an alert or a lock: ten million in the account currency bounds absurd values only. */
+const MAX_AMOUNT = 10_000_000;
+
 function amountField(name: string, displayName: string, description: string): INodeProperties {
-	return { displayName, name, type: 'number', typeOptions: { minValue: 0, numberPrecision: 2 }, default: 0, required: true, description };
+	return { displayName, name, type: 'number', typeOptions: { minValue: 0, maxValue: MAX_AMOUNT, numberPrecision: 2 }, default: 0, required: true, description };
 }
 
 function amountIssues(field: string, value: unknown) {
 	const number = Number(value);
 	return issues(
 		required(field, value),
-		Number.isFinite(number) && number >= 0 ? undefined : { field, problem: `${String(value)} is not an amount`, rule: 'a number of at least 0 in the account currency' },
+		Number.isFinite(number) && number >= 0 && number <= MAX_AMOUNT
+			? undefined
+			: { field, problem: `${describeValue(value)} is not an amount from 0 to ${MAX_AMOUNT}`, rule: `a number from 0 to ${MAX_AMOUNT} in the account currency` },
 	);
 }
 

@@ -6,6 +6,9 @@ import { integerInRange, issues, matches, required } from '../../shared/validati
 import { ACCOUNT_PATH, asDisplayed, dateField, plainDateTime, wholesaleItems } from '../fields';
 import { validateCdrPeriod } from '../validation';
 
+/** The spec gives the API's limit a default (9999) but no maximum: as many as Return All collects. */
+const MAX_RESULTS = 100_000;
+
 export const summary: ResourceSpec = {
 	value: 'summary',
 	name: 'Summary',
@@ -46,7 +49,7 @@ export const summary: ResourceSpec = {
 					default: {},
 					options: [
 						dateField('dateStart', 'Date Start', 'From this time, GMT (default start of today)'),
-						{ displayName: 'Max Results', name: 'maxResults', type: 'number', typeOptions: { minValue: 1 }, default: 9999, description: 'The API\'s limit parameter (default 9999)' },
+						{ displayName: 'Max Results', name: 'maxResults', type: 'number', typeOptions: { minValue: 1, maxValue: MAX_RESULTS, numberPrecision: 0 }, default: 9999, description: 'The API\'s limit parameter (default 9999)' },
 						{ displayName: 'Sort', name: 'sort', type: 'string', default: '', description: 'The key to sort by' },
 						{
 							displayName: 'Filter',
@@ -71,7 +74,7 @@ export const summary: ResourceSpec = {
 			validate: (p) => {
 				const extra = (p.additionalFields ?? {}) as IDataObject;
 				return [
-					...issues(required('Key', p.key), matches('Key', String(p.key ?? '').trim(), /^[A-Za-z0-9_]+$/, 'letters, digits and _ only'), integerInRange('Max Results', extra.maxResults, 1)),
+					...issues(required('Key', p.key), matches('Key', String(p.key ?? '').trim(), /^[A-Za-z0-9_]+$/, 'letters, digits and _ only'), integerInRange('Max Results', extra.maxResults, 1, MAX_RESULTS)),
 					...asDisplayed(validateCdrPeriod(plainDateTime(extra.dateStart), undefined), { date_start: 'Date Start' }),
 				];
 			},

@@ -22,6 +22,9 @@ const callIdIssues = (value: unknown) => issues(required('Call ID', value), matc
 
 const CDR_FILTER_KEYS = ['from', 'to', 'toISO', 'trunk', 'tag'];
 
+/** The spec sets no maximum for a channel limit (the allocation bounds it): this bounds absurd values only. */
+const MAX_CHANNELS = 100_000;
+
 /** Calls in progress with `calls` and `countries` (objects keyed by id) as lists a workflow can map. */
 export function callsInProgress(record: IDataObject): IDataObject {
 	return {
@@ -208,10 +211,10 @@ export const voice: ResourceSpec = {
 			description:
 				'Split a dedicated channel allocation between inbound and outbound; the two must add up to the allocation (checked before sending)',
 			fields: [
-				{ displayName: 'Inbound Channels', name: 'limitIn', type: 'number', typeOptions: { minValue: 0 }, default: 0, required: true },
-				{ displayName: 'Outbound Channels', name: 'limitOut', type: 'number', typeOptions: { minValue: 0 }, default: 0, required: true },
+				{ displayName: 'Inbound Channels', name: 'limitIn', type: 'number', typeOptions: { minValue: 0, maxValue: MAX_CHANNELS, numberPrecision: 0 }, default: 0, required: true },
+				{ displayName: 'Outbound Channels', name: 'limitOut', type: 'number', typeOptions: { minValue: 0, maxValue: MAX_CHANNELS, numberPrecision: 0 }, default: 0, required: true },
 			],
-			validate: (p) => issues(integerInRange('Inbound Channels', p.limitIn, 0), integerInRange('Outbound Channels', p.limitOut, 0)),
+			validate: (p) => issues(integerInRange('Inbound Channels', p.limitIn, 0, MAX_CHANNELS), integerInRange('Outbound Channels', p.limitOut, 0, MAX_CHANNELS)),
 			// The allocation to match is only known from the account: read it, check, then write.
 			run: async ({ client, node, itemIndex }, p) => {
 				const limits = (unwrap((await client.request({ method: 'GET', path: `${VOICE_PATH}/limits` })).body) ?? {}) as IDataObject;

@@ -69,11 +69,12 @@ export function amount(value: unknown): number | undefined {
 }
 
 /** A whole-number check with a catalogue rule: blank values are left to the required rules. */
-export function wholeNumberAtLeast(ruleId: RuleId, field: string, value: unknown, min: number): Check {
+export function wholeNumberAtLeast(ruleId: RuleId, field: string, value: unknown, min: number, max = Number.MAX_SAFE_INTEGER): Check {
 	if (isBlank(value)) return undefined;
 	const number = wholeNumber(value);
 	if (number === undefined) return violation(ruleId, field, `${describeValue(value)} is not a whole number`);
 	if (number < min) return violation(ruleId, field, `${number} is less than ${min}`);
+	if (number > max) return violation(ruleId, field, `${number} is more than ${max}`);
 	return undefined;
 }
 

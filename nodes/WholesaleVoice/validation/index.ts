@@ -15,7 +15,7 @@ export type { EndUserKind } from './uk999';
 export { validateE911Address, validateUsNumber, normaliseE911Address, E911_FIELD } from './e911';
 export type { E911Address, E911AddressOptions } from './e911';
 
-export { validatePortSubmission, PORT_FIELD } from './port';
+export { validatePortSubmission, PORT_FIELD, PORT_MAX_LINES } from './port';
 export type { PortSubmissionOptions } from './port';
 
 export {

@@ -32,6 +32,8 @@ export const PORT_FIELD = 'submission';
 export const PORT_TYPES = ['single', 'multi', 'sub_single', 'sub_multi'];
 export const PORT_NUMBER_TYPES = ['mbn', 'associated', 'other'];
 export const PORT_NUMBER_ACTIONS = ['port', 'retain', 'drop'];
+/** The spec sets no maximum of lines or channels: this bounds absurd (charged) values only. */
+export const PORT_MAX_LINES = 10_000;
 
 /** Submission fields that are text; a number is accepted (an account number typed as digits). */
 const TEXT_FIELDS = ['mbn', 'lcp', 'contact_email', 'account_number', 'billing_postcode'] as const;
@@ -97,8 +99,8 @@ export function validatePortSubmission(submission: unknown, options: PortSubmiss
 			: ukPostcode('port.billing_postcode.form', 'billing_postcode', submission.billing_postcode),
 	);
 	add(asRule('port.type', oneOf('type', submission.type, PORT_TYPES)));
-	add(wholeNumberAtLeast('port.lines', 'lines', submission.lines, 1));
-	add(wholeNumberAtLeast('port.channels', 'channels', submission.channels, 1));
+	add(wholeNumberAtLeast('port.lines', 'lines', submission.lines, 1, PORT_MAX_LINES));
+	add(wholeNumberAtLeast('port.channels', 'channels', submission.channels, 1, PORT_MAX_LINES));
 
 	found.push(...validateCustomer(submission.customer));
 	// The mbn is compared with the numbers only when it is well formed; otherwise its own issue says enough.

@@ -475,11 +475,11 @@ const catalogue = {
 	},
 	'port.lines': {
 		subject: 'port',
-		text: 'lines is a whole number, 1 or more.',
+		text: 'lines is a whole number from 1 to 10,000.',
 	},
 	'port.channels': {
 		subject: 'port',
-		text: 'channels is a whole number, 1 or more.',
+		text: 'channels is a whole number from 1 to 10,000.',
 	},
 	'port.lcp.required': {
 		subject: 'port',
@@ -499,7 +499,7 @@ const catalogue = {
 	},
 	'port.contact_email.form': {
 		subject: 'port',
-		text: 'contact_email is an e-mail address such as ops@example.com.',
+		text: 'contact_email is an e-mail address such as ops@example.com, at most 254 characters.',
 	},
 	'port.billing_postcode.required': {
 		subject: 'port',
@@ -616,7 +616,7 @@ const catalogue = {
 	},
 	'notifications.destination.email': {
 		subject: 'notifications',
-		text: 'The destination of an email notification is required and is an e-mail address such as ops@example.com.',
+		text: 'The destination of an email notification is required and is an e-mail address such as ops@example.com, at most 254 characters.',
 	},
 	'notifications.destination.sms': {
 		subject: 'notifications',

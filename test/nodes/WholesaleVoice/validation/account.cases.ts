@@ -178,6 +178,8 @@ export const accountCases: RuleCase[] = [
 	invalid('notifications.destination.email', 'an address without @', recipient('email', 'ops.example.com'), 'destination'),
 	invalid('notifications.destination.email', 'a phone number for email', recipient('email', '447700900123'), 'destination'),
 	invalid('notifications.destination.email', 'no destination', recipient('email', ' '), 'destination'),
+	valid('notifications.destination.email', 'an address of 254 characters', recipient('email', `${'a'.repeat(64)}@${'b'.repeat(185)}.com`)),
+	invalid('notifications.destination.email', 'an address of 10,000 characters (RFC 5321 allows 254)', recipient('email', `${'a'.repeat(9990)}@example.com`), 'destination'),
 
 	valid('notifications.destination.sms', 'E.164 with a plus', recipient('sms', '+447700900123')),
 	valid('notifications.destination.sms', 'a 7-digit E.164 number (Niue)', recipient('sms', '+6834002')),

@@ -166,6 +166,9 @@ export const portCases: RuleCase[] = [
 	valid('port.channels', '30 channels', port({ channels: 30 })),
 	invalid('port.channels', 'negative channels', port({ channels: -2 }), 'channels'),
 	invalid('port.channels', 'channels in words', port({ channels: 'many' }), 'channels'),
+	valid('port.channels', '10,000 channels', port({ channels: 10_000 })),
+	invalid('port.channels', '10,000,000 channels (charged)', port({ channels: 10_000_000 }), 'channels'),
+	invalid('port.lines', '10,001 lines', port({ lines: 10_001 }), 'lines'),
 
 	valid('port.lcp.required', 'an lcp', check(submission)),
 	invalid('port.lcp.required', 'no lcp', port({ lcp: undefined }), 'lcp'),
@@ -191,6 +194,7 @@ export const portCases: RuleCase[] = [
 
 	valid('port.contact_email.form', 'no contact e-mail', port({ contact_email: undefined })),
 	invalid('port.contact_email.form', 'an address without @', port({ contact_email: 'porting at example.net' }), 'contact_email'),
+	invalid('port.contact_email.form', 'an address of 255 characters', port({ contact_email: `${'a'.repeat(64)}@${'b'.repeat(186)}.com` }), 'contact_email'),
 
 	valid('port.billing_postcode.required', 'a billing postcode', check(submission)),
 	invalid('port.billing_postcode.required', 'no billing postcode', port({ billing_postcode: undefined }), 'billing_postcode'),
