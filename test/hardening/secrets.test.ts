@@ -228,6 +228,21 @@ describe.each(ENCODINGS.map(([name, encode]) => [name, encode] as const))('Voice
 	});
 });
 
+test('Hosted PBX: a text answer that echoes the password (Set Do Not Disturb): its item holds *** and says so', async () => {
+	const api = APIS[0];
+	server.answer((req, res) => {
+		res.writeHead(200, { 'Content-Type': 'text/plain' });
+		res.end(`OK, set for ${encodeURIComponent(secretOf(req))}`);
+	});
+	const run = await runNode({
+		node: api.node(),
+		parameters: { resource: 'endpoint', operation: 'setDnd', customerId: { __rl: true, mode: 'id', value: 'me' }, endpointId: { __rl: true, mode: 'id', value: '201' }, dndActive: true },
+		credentials: api.credentials(server.url),
+	});
+	found.paths++;
+	expect(run.items.map((item) => item.json)).toEqual([{ endpointId: '201', dndActive: true, responseText: 'OK, set for ***', redacted: true }]);
+});
+
 test('Wholesale Voice: a 2xx that says it failed', async () => {
 	const api = APIS[1];
 	server.answer(withBody(200, 'application/json', (t) => JSON.stringify({ success: false, errors: [t] })));
