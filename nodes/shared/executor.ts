@@ -150,7 +150,7 @@ function errorJson(error: Error): IDataObject {
 function checkParameters(spec: OperationSpec, fields: INodeProperties[], params: Params, environment: RequestEnvironment, node: INode): ValidationIssue[] {
 	// Two fields may share a name with different display conditions (a surname or a business name): judge the one shown.
 	const shown = fields.filter((field) => NodeHelpers.displayParameter(node.parameters, field, node, null, node.parameters));
-	const typeIssues = parameterIssues(shown, params);
+	const typeIssues = parameterIssues(shown, params, { undefinedRead: true });
 	let ruleIssues: ValidationIssue[] = [];
 	try {
 		ruleIssues = spec.validate?.(params, environment) ?? [];

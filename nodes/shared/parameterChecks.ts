@@ -11,15 +11,16 @@ import { dateTime, describeValue, isPlainObject, kindOf, textIssue } from './val
  * (an expression that returned nothing). One place for every operation of every node; the issues
  * name the field as the node shows it.
  *
- * `undefined` is refused in required fields and in yes/no, number and options fields (it would be
- * sent as false, 0 or nothing the user chose); an optional text or date field, or an option of a
- * collection, left `undefined` stays unset. `params` holds a key only for a field n8n holds (the
- * executor leaves hidden fields out), so a key holding `undefined` is an expression's result.
+ * With `undefinedRead`, `params` holds a key only for a field n8n holds (as the executor reads
+ * them, hidden fields left out), so a key holding `undefined` is an expression that returned
+ * nothing: refused in required fields and in yes/no, number and options fields (it would be sent as
+ * false, 0 or nothing the user chose), while an optional text or date field, or an option of a
+ * collection, stays unset. Without it (a trigger's options) `undefined` is a value not set.
  */
-export function parameterIssues(fields: INodeProperties[], params: Params): ValidationIssue[] {
+export function parameterIssues(fields: INodeProperties[], params: Params, { undefinedRead = false } = {}): ValidationIssue[] {
 	const found: ValidationIssue[] = [];
 	for (const field of fields) {
-		if (field.name in params) check(field, params[field.name], found, true);
+		if (params[field.name] !== undefined || (undefinedRead && field.name in params)) check(field, params[field.name], found, true);
 	}
 	return found;
 }
