@@ -11,8 +11,8 @@ import { NodeApiError, NodeHelpers, NodeOperationError, sleep } from 'n8n-workfl
 import { BINARY_PROPERTY, LIMIT, RETURN_ALL, findOperation, operationFields } from './describe';
 import { asNodeError, validationError } from './errors';
 import { parameterIssues } from './parameterChecks';
-import { isPlainObject } from './validation';
 import { REDACTED_FIELD } from './redaction';
+import { isPlainObject } from './validation';
 import type {
 	ApiResponse,
 	BodyStream,
