@@ -7,10 +7,13 @@ import { listSearchMethods } from './search';
 import type { PolledEvent } from './trigger/events';
 import { LIVE_EVENTS, POLLED_EVENTS, callRecordFilters, eventOptions, eventsNamed, isLive } from './trigger/events';
 import { firstLiveEvent, heartbeatOption, liveTrigger, recoverMissedEventsOption } from './trigger/live';
+import { creditThresholdField } from './trigger/credit';
 import { lookbackOption, newestRecords, pollEvents } from './trigger/polling';
+import { recordingOptions } from './trigger/recordings';
+import { statusWindowOption, textOutcomesField } from './trigger/textStatus';
 
 const heartbeat = heartbeatOption({ show: { '/events': LIVE_EVENTS } });
-const lookback = lookbackOption({ show: { '/events': POLLED_EVENTS } });
+const lookback = lookbackOption({ show: { '/events': ['callRecord', 'inboundSms', 'missedCall', 'newRecording'] } });
 
 /**
  * Every event, live and polled, in one Events parameter, so that n8n's node panel offers each as an
@@ -26,7 +29,7 @@ export class HostedPbxTrigger implements INodeType {
 		version: 2,
 		polling: true,
 		subtitle: '={{[].concat($parameter["events"]).join(", ")}}',
-		description: 'Starts a workflow on an incoming call, an SMS, a missed call or a finished call',
+		description: 'Starts a workflow on a call, an SMS, a recording, a text that failed or was delivered, or credit running low',
 		defaults: { name: 'Hosted PBX Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -54,7 +57,9 @@ export class HostedPbxTrigger implements INodeType {
 					'Whose calls and SMS are read: by the polled events, and to recover live events the stream missed. "me" is your own account for company admins and extension users; resellers pick a customer.',
 			},
 			callRecordFilters,
-			triggerOptions([heartbeat, recoverMissedEventsOption({ show: { '/events': ['incomingcall', 'smsreceived'] } }), lookback]),
+			textOutcomesField,
+			creditThresholdField,
+			triggerOptions([heartbeat, recoverMissedEventsOption({ show: { '/events': ['incomingcall', 'smsreceived'] } }), lookback, statusWindowOption, ...recordingOptions]),
 		],
 	};
 
@@ -70,10 +75,10 @@ export class HostedPbxTrigger implements INodeType {
 	/** The polled events, at the Poll Times; a test run shows the newest record (or waits for a live event). */
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const events = chosen(this);
-		const settings = { events: events.filter((event): event is PolledEvent => !isLive(event)), customer: customerOf(this), lookback };
+		const settings = { events: events.filter((event): event is PolledEvent => !isLive(event)), customer: customerOf(this), lookback, statusWindow: statusWindowOption };
 		if (this.getMode() === 'manual') {
-			const item = settings.events.length ? await newestRecords(this, settings) : [await firstLiveEvent(this, events.map((event) => event.value), heartbeat)];
-			return [this.helpers.returnJsonArray(item)];
+			if (settings.events.length) return [await newestRecords(this, settings)];
+			return [this.helpers.returnJsonArray([await firstLiveEvent(this, events.map((event) => event.value), heartbeat)])];
 		}
 		if (settings.events.length === 0) return null;
 		// One poll at a time per node, from the freshest cursors: n8n 2.40 may schedule the same node twice.

@@ -20,7 +20,7 @@ function panelEntries(description: INodeTypeDescription): string[] {
 }
 
 const triggers: Array<[string, INodeType, number]> = [
-	['Hosted PBX Trigger', new HostedPbxTrigger(), 6],
+	['Hosted PBX Trigger', new HostedPbxTrigger(), 9],
 	['Wholesale Voice Trigger', new WholesaleVoiceTrigger(), 14],
 	['Voice Agent Trigger', new VoiceAgentTrigger(), 2],
 	['Conversation Intelligence Trigger', new ConversationIntelligenceTrigger(), 5],

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { binaryPropertyField } from '../../shared/describe';
-import type { BodyStream, OperationSpec, Params } from '../../shared/operation';
+import type { ApiRequest, ApiResponse, BodyStream, OperationSpec, Params } from '../../shared/operation';
 import { FileOutput } from '../../shared/operation';
 import { withArticle } from '../../shared/params';
 import type { CollectionOptions } from '../fields';
@@ -52,18 +52,25 @@ export function downloadAudioOperation(options: CollectionOptions): OperationSpe
 		action: `Download the audio of ${withArticle(options.singular)}`,
 		description: `Download ${withArticle(options.singular)} as a WAV file (binary data)`,
 		fields: [customerField, idFieldOf(options), binaryPropertyField],
-		request: (p) => ({ method: 'GET', ...recordPath(options, p), accept: 'audio/wav', responseType: 'stream' }),
-		output: (response, p) => {
-			const data = response.body as BodyStream;
-			const type = response.headers['content-type'] ?? '';
-			const id = String(p[options.id]).trim();
-			if (/json|text\//i.test(type)) {
-				(data as { destroy?: () => void }).destroy?.();
-				throw new Error(`The Hosted PBX API answered with ${type} instead of audio for ${options.singular} ${id}`);
-			}
-			const fileName = `${options.singular.replace(/\s+/g, '-')}-${id}.wav`;
-			const mimeType = /^audio\//i.test(type) ? type.split(';')[0].trim() : 'audio/wav';
-			return new FileOutput({ id, fileName, mimeType }, data, fileName, mimeType);
-		},
+		request: (p) => audioRequest(options, p),
+		output: (response, p) => audioFile(response, options.singular, String(p[options.id]).trim()),
 	};
+}
+
+/** The request for the audio of a sound or recording: the WAV streamed, never held whole. */
+export function audioRequest(options: CollectionOptions, params: Params): ApiRequest {
+	return { method: 'GET', ...recordPath(options, params), accept: 'audio/wav', responseType: 'stream' };
+}
+
+/** The audio answer as a file named after the record; an answer that is not audio is an error. */
+export function audioFile(response: ApiResponse, singular: string, id: string): FileOutput {
+	const data = response.body as BodyStream;
+	const type = response.headers['content-type'] ?? '';
+	if (/json|text\//i.test(type)) {
+		(data as { destroy?: () => void }).destroy?.();
+		throw new Error(`The Hosted PBX API answered with ${type} instead of audio for ${singular} ${id}`);
+	}
+	const fileName = `${singular.replace(/\s+/g, '-')}-${id}.wav`;
+	const mimeType = /^audio\//i.test(type) ? type.split(';')[0].trim() : 'audio/wav';
+	return new FileOutput({ id, fileName, mimeType }, data, fileName, mimeType);
 }

@@ -26,14 +26,25 @@ export interface LiveEvent extends EventBase {
 	recoveredFrom?: 'calls' | 'sms';
 }
 
-/** An event found in a list at each poll. Events of one list share its read. */
-export interface PolledEvent extends EventBase {
-	source: 'calls' | 'sms';
+/** The lists a poll reads; events drawn from one list share its read. */
+export type PolledList = 'calls' | 'sms' | 'recordings';
+
+/** A new record of a list, found at each poll. */
+export interface NewRecordEvent extends EventBase {
+	source: PolledList;
+	kind: 'newRecord';
 	/** A server-side filter of the list (the call history has some; the SMS list none). */
 	query: (filters: IDataObject) => IDataObject;
 	matches: (record: IDataObject, filters: IDataObject) => boolean;
 }
 
+/** A change seen in records the platform keeps but does not push: a text's status, the credit balance. */
+export interface ChangeEvent extends EventBase {
+	source: 'sms' | 'creditstatus';
+	kind: 'textStatus' | 'creditLow';
+}
+
+export type PolledEvent = NewRecordEvent | ChangeEvent;
 export type PbxEvent = LiveEvent | PolledEvent;
 
 const OUTCOMES = ['ANSWERED', 'NO_ANSWER', 'BUSY', 'FAILED'];
@@ -52,8 +63,17 @@ export const EVENTS: PbxEvent[] = [
 		action: 'On call finished',
 		description: 'Polled: a new call record, with filters on direction and outcome',
 		source: 'calls',
+		kind: 'newRecord',
 		query: (filters) => (['in', 'out'].includes(String(filters.direction)) ? { direction: filters.direction } : {}),
 		matches: callRecordMatches,
+	},
+	{
+		value: 'creditLow',
+		name: 'Credit Low',
+		action: 'On credit low',
+		description: 'Polled: the balance fell below the threshold you set (once, until it rises above it again)',
+		source: 'creditstatus',
+		kind: 'creditLow',
 	},
 	{
 		value: 'inboundSms',
@@ -61,6 +81,7 @@ export const EVENTS: PbxEvent[] = [
 		action: 'On inbound SMS with full text',
 		description: 'Polled: an SMS received, with its whole text',
 		source: 'sms',
+		kind: 'newRecord',
 		query: () => ({}),
 		matches: (record) => record.direction === 'IN',
 	},
@@ -78,8 +99,19 @@ export const EVENTS: PbxEvent[] = [
 		action: 'On missed call',
 		description: 'Polled: an inbound call that nobody answered',
 		source: 'calls',
+		kind: 'newRecord',
 		query: () => ({ direction: 'in' }),
 		matches: (record) => record.direction === 'IN' && record.outcome !== 'ANSWERED',
+	},
+	{
+		value: 'newRecording',
+		name: 'New Recording',
+		action: 'On new call recording',
+		description: 'Polled: a call recording is ready, optionally with its audio and the call it belongs to',
+		source: 'recordings',
+		kind: 'newRecord',
+		query: () => ({}),
+		matches: () => true,
 	},
 	{
 		value: 'smsdelivered',
@@ -95,6 +127,14 @@ export const EVENTS: PbxEvent[] = [
 		description: 'Live: an SMS arrived: from, to and an excerpt',
 		source: 'stream',
 		recoveredFrom: 'sms',
+	},
+	{
+		value: 'textStatus',
+		name: 'Text Status Changed',
+		action: 'On text failed or delivered',
+		description: 'Polled: a sent SMS failed, was rejected or delivered, or had no final status in time',
+		source: 'sms',
+		kind: 'textStatus',
 	},
 ];
 
@@ -144,11 +184,16 @@ export function liveEventItem(object: Record<string, unknown>, receivedAt: Date)
 	return item;
 }
 
-/** A call or SMS record as the item of a polled event, with caller and callee split into name and number. */
-export function polledItem(event: string, record: IDataObject): IDataObject {
+/** A call or SMS record with caller and callee split into name and number, for mapping into the next node. */
+export function withParties(record: IDataObject): IDataObject {
 	const from = parseParty(record.from);
 	const to = parseParty(record.to);
-	return { event, ...record, fromName: from.name, fromNumber: from.number, toName: to.name, toNumber: to.number };
+	return { ...record, fromName: from.name, fromNumber: from.number, toName: to.name, toNumber: to.number };
+}
+
+/** A record as the item of a polled event. */
+export function polledItem(event: string, record: IDataObject): IDataObject {
+	return { event, ...withParties(record) };
 }
 
 /** A history record as the live event it stands for, marked as recovered (the stream missed it). */

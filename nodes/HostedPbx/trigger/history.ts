@@ -22,18 +22,17 @@ export interface PollCursor {
 }
 
 export interface PollSource {
-	/** Collection below the customer: `calls` or `sms`. */
-	collection: 'calls' | 'sms';
-	/** Server-side filters (call history has them; SMS has none). */
+	/** Collection below the customer. */
+	collection: 'calls' | 'sms' | 'recordings';
+	/** Server-side filters (call history and recordings have them; SMS has none). */
 	query: IDataObject;
-	matches: (record: IDataObject) => boolean;
 }
 
 export const MAX_SEEN_IDS = 10_000;
 
 /**
- * Reads every record created after `floor`. Call history filters on the server; the SMS list
- * has no date filter, so it is read from whichever end holds the newest records.
+ * Reads every record created after `floor`. Call history and recordings filter on the server; the
+ * SMS list has no date filter, so it is read from whichever end holds the newest records.
  */
 export async function recordsAfter(
 	client: ApiClient,
@@ -42,12 +41,12 @@ export async function recordsAfter(
 	floor: number,
 ): Promise<IDataObject[]> {
 	const path = customerPath({ [CUSTOMER]: customer }, `/${source.collection}`);
-	if (source.collection === 'calls') {
+	if (source.collection !== 'sms') {
 		const read = async (before?: number) => {
 			const window = { createdAfter: new Date(floor).toISOString(), ...(before === undefined ? {} : { createdBefore: new Date(before).toISOString() }) };
 			return await collectList(client, 'pbx', { method: 'GET', ...path, qs: { ...source.query, ...window } }, undefined, pbxRecords);
 		};
-		// More calls since the floor than Return All collects (a long outage of a busy PBX): the
+		// More records since the floor than Return All collects (a long outage of a busy PBX): the
 		// oldest part first, halving the window until it fits; the next poll goes on from there.
 		// Any other failure goes on as it came (the transport's errors are n8n's already).
 		for (let before: number | undefined; ; ) {
@@ -200,52 +199,33 @@ export interface PollResult {
 	cursor: PollCursor;
 }
 
-/** One poll: the records not emitted before, oldest first, and the cursor to keep. */
-export async function pollNewRecords(
-	client: ApiClient,
-	customer: string,
-	source: PollSource,
-	cursor: PollCursor,
-	lookbackMs: number,
-): Promise<PollResult> {
+/** Where a poll reads from: the look-back window before the newest record seen, or before now for a first poll. */
+export function cursorFloor(cursor: PollCursor | undefined, lookbackMs: number, now: number): number {
 	// NaN would compare false with every record: no id kept as seen, the whole history replayed each poll.
 	checkWindowMs(lookbackMs, 'The look-back window');
-	const floor = Date.parse(cursor.since) - lookbackMs;
-	const records = (await recordsAfter(client, customer, source, floor)).sort(byCreated);
-	const seen = new Set(cursor.seen);
-	const fresh = records.filter((r) => !seen.has(String(r.id)) && source.matches(r));
-	return { fresh, cursor: advance(cursor, records, lookbackMs) };
+	return (cursor ? Date.parse(cursor.since) : now) - lookbackMs;
 }
 
-/** Records created within the look-back window of the newest one are re-read by the next poll: remember them. */
-function advance(cursor: PollCursor, records: IDataObject[], lookbackMs: number): PollCursor {
+/** The records of a read not emitted before, oldest first, and the cursor to keep. */
+export function advanceCursor(cursor: PollCursor, read: IDataObject[], lookbackMs: number): PollResult {
+	const floor = cursorFloor(cursor, lookbackMs, 0);
+	const records = read.filter((r) => createdAt(r) > floor).sort(byCreated);
+	const seen = new Set(cursor.seen);
+	const fresh = records.filter((r) => !seen.has(String(r.id)));
 	// A loop, not Math.max(...records): a catch-up of some 100,000 records would overflow the call stack.
 	let newest = Date.parse(cursor.since);
 	for (const record of records) newest = Math.max(newest, createdAt(record));
-	const floor = newest - lookbackMs;
-	const seen = records
-		.filter((r) => createdAt(r) > floor)
-		.map((r) => String(r.id))
-		.slice(-MAX_SEEN_IDS);
-	return { since: new Date(newest).toISOString(), seen, key: cursor.key };
+	// Records created within the look-back window of the newest one are read again by the next poll: remember them.
+	const kept = records.filter((r) => createdAt(r) > newest - lookbackMs).map((r) => String(r.id));
+	return { fresh, cursor: { since: new Date(newest).toISOString(), seen: kept.slice(-MAX_SEEN_IDS), key: cursor.key } };
 }
 
 /**
- * The first activation marks what exists at activation time as seen, so history is not
- * replayed; a record created while activating is still emitted by the first poll.
+ * The first poll marks what exists as seen, so history is not replayed; a record of the
+ * activation's second may be new (timestamps may have whole seconds only), so it is not.
  */
-export async function primeCursor(
-	client: ApiClient,
-	customer: string,
-	source: PollSource,
-	key: string,
-	lookbackMs: number,
-): Promise<PollCursor> {
-	checkWindowMs(lookbackMs, 'The look-back window');
-	const activatedAt = clock.now();
-	const records = await recordsAfter(client, customer, source, activatedAt - lookbackMs);
-	// Timestamps may have whole seconds only: a record of the activation second may be new, so it is emitted.
+export function primedCursor(read: IDataObject[], key: string, activatedAt: number): PollCursor {
 	const activationSecond = Math.floor(activatedAt / 1000) * 1000;
-	const seen = records.filter((r) => createdAt(r) < activationSecond).map((r) => String(r.id));
+	const seen = read.filter((r) => createdAt(r) < activationSecond).map((r) => String(r.id));
 	return { since: new Date(activatedAt).toISOString(), seen: seen.slice(-MAX_SEEN_IDS), key };
 }

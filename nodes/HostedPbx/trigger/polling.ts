@@ -8,11 +8,16 @@ import { credentialFingerprint, numericSettings, refusalMessage } from '../../sh
 import { clock } from '../../shared/timers';
 import { createClient } from '../../shared/transport';
 import { createdAt } from '../records';
-import type { PolledEvent } from './events';
+import type { CreditState } from './credit';
+import { creditChange, creditItem, creditThresholdField, readCredit } from './credit';
+import type { NewRecordEvent, PolledEvent, PolledList } from './events';
 import { polledItem } from './events';
-import type { PollCursor, PollSource } from './history';
-import { pollNewRecords, primeCursor } from './history';
+import type { PollCursor } from './history';
+import { advanceCursor, cursorFloor, primedCursor, recordsAfter } from './history';
 import { REFUSED_DESCRIPTION } from './live';
+import { recordingItem } from './recordings';
+import type { TextState } from './textStatus';
+import { outcomeOf, textChanges, textStatusItem } from './textStatus';
 
 /** A test run of polled events shows the newest record of this many days. */
 const MANUAL_LOOKBACK_MS = 30 * 86_400_000;
@@ -31,82 +36,120 @@ export function lookbackOption(displayOptions: INodeProperties['displayOptions']
 	};
 }
 
-/** What a poll keeps in the node's static data: a cursor per list read, and when it was written. */
+/** What a poll keeps in the node's static data, and when it was written. */
 interface PollState {
+	/** A cursor per list read for new records. */
 	cursors: Record<string, PollCursor>;
+	/** Text Status Changed: the messages of its window, for this customer. */
+	texts?: { customer: string; messages: TextState };
+	credit?: CreditState;
 	at: number;
-}
-
-/** One read per list, shared by the events drawn from it (missed calls and finished calls read the call history once). */
-interface ListRead {
-	source: PollSource;
-	events: PolledEvent[];
-	/** A changed customer or server-side filter starts afresh (nothing replayed). */
-	cursorKey: string;
-}
-
-function listReads(events: PolledEvent[], customer: string, filters: IDataObject): ListRead[] {
-	const reads = new Map<string, ListRead>();
-	for (const event of events) {
-		const read = reads.get(event.source);
-		if (read) read.events.push(event);
-		else reads.set(event.source, { source: { collection: event.source, query: {}, matches: () => true }, events: [event], cursorKey: '' });
-	}
-	for (const read of reads.values()) {
-		// The server filters only when every event of the list asks for the same filter.
-		const queries = read.events.map((event) => JSON.stringify(event.query(filters)));
-		read.source.query = new Set(queries).size === 1 ? (JSON.parse(queries[0]) as IDataObject) : {};
-		read.cursorKey = JSON.stringify({ collection: read.source.collection, customer, query: read.source.query });
-	}
-	return [...reads.values()];
-}
-
-function itemsOf(read: ListRead, records: IDataObject[], filters: IDataObject): IDataObject[] {
-	return records.flatMap((record) => read.events.filter((event) => event.matches(record, filters)).map((event) => polledItem(event.value, record)));
 }
 
 export interface PollSettings {
 	events: PolledEvent[];
 	customer: string;
+	/** The options these events read, declared once by the node. */
 	lookback: INodeProperties;
+	statusWindow: INodeProperties;
 }
 
-/** One poll at n8n's Poll Time: the new records of every polled event, each once. */
+const isNewRecord = (event: PolledEvent): event is NewRecordEvent => event.kind === 'newRecord';
+
+/** What one poll reads from a list: the new-record events drawn from it, and whether Text Status Changed reads it too. */
+interface ListRead {
+	list: PolledList;
+	events: NewRecordEvent[];
+	texts: boolean;
+	/** The server-side filter, when every event of the list asks for the same one. */
+	query: IDataObject;
+	/** A changed customer or server-side filter starts the cursor afresh (nothing replayed). */
+	cursorKey: string;
+}
+
+function listReads(settings: PollSettings, filters: IDataObject): ListRead[] {
+	const lists = [...new Set(settings.events.filter((event) => event.source !== 'creditstatus').map((event) => event.source as PolledList))];
+	return lists.map((list) => {
+		const events = settings.events.filter(isNewRecord).filter((event) => event.source === list);
+		const queries = new Set(events.map((event) => JSON.stringify(event.query(filters))));
+		const query = queries.size === 1 ? (JSON.parse([...queries][0]) as IDataObject) : {};
+		const texts = settings.events.some((event) => event.kind === 'textStatus' && event.source === list);
+		return { list, events, texts, query, cursorKey: JSON.stringify({ collection: list, customer: settings.customer, query }) };
+	});
+}
+
+/** The numeric options of the chosen polled events, checked before anything is sent (in test runs too). */
+function windows(context: IPollFunctions, settings: PollSettings) {
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	const node = context.getNode();
+	const lookbackMs = numericSettings(node, [settings.lookback], options).lookbackMinutes * 60_000;
+	const texts = settings.events.some((event) => event.kind === 'textStatus');
+	const statusWindowMs = texts ? numericSettings(node, [settings.statusWindow], options).statusWindowMinutes * 60_000 : 0;
+	const credit = settings.events.some((event) => event.kind === 'creditLow');
+	const threshold = credit ? numericSettings(node, [creditThresholdField], { creditThreshold: context.getNodeParameter('creditThreshold', 5) }).creditThreshold : 0;
+	return { lookbackMs, statusWindowMs, threshold };
+}
+
+/** One poll at n8n's Poll Time: what is new or changed for every polled event, each once. */
 export async function pollEvents(context: IPollFunctions, trigger: Trigger, settings: PollSettings): Promise<INodeExecutionData[][] | null> {
-	const lookbackMs = lookbackWindowMs(context, settings.lookback);
+	const { lookbackMs, statusWindowMs, threshold } = windows(context, settings);
 	// The refusal gate is shared with the live stream of the same node: while it holds, a poll sends nothing.
 	const fingerprint = credentialFingerprint(await context.getCredentials('hostedPbxApi'));
 	if (trigger.pendingRefusal(fingerprint)) return null;
 	const filters = context.getNodeParameter('filters', {}) as IDataObject;
+	const chosenOutcomes = context.getNodeParameter('textOutcomes', []) as string[];
 	const client = createClient(context, hostedPbxApi);
 	const staticData = context.getWorkflowStaticData('node');
-	const known = trigger.load<PollState>(staticData, 'poll', (state) => state.at)?.cursors ?? {};
-	const cursors: Record<string, PollCursor> = {};
-	const items: IDataObject[] = [];
+	const known = trigger.load<PollState>(staticData, 'poll', (state) => state.at);
+	const now = clock.now();
+	const next: PollState = { cursors: {}, at: now };
+	const items: INodeExecutionData[] = [];
 	try {
-		for (const read of listReads(settings.events, settings.customer, filters)) {
-			const cursor = known[read.source.collection]?.key === read.cursorKey ? known[read.source.collection] : undefined;
-			if (!cursor) {
+		for (const read of listReads(settings, filters)) {
+			const cursor = known?.cursors[read.list]?.key === read.cursorKey ? known.cursors[read.list] : undefined;
+			const floors = [...(read.events.length ? [cursorFloor(cursor, lookbackMs, now)] : []), ...(read.texts ? [now - statusWindowMs] : [])];
+			const records = await recordsAfter(client, settings.customer, { collection: read.list, query: read.query }, Math.min(...floors));
+			if (read.events.length) {
 				// The first poll (at activation) marks what exists as seen.
-				cursors[read.source.collection] = await primeCursor(client, settings.customer, read.source, read.cursorKey, lookbackMs);
-				continue;
+				const advanced = cursor ? advanceCursor(cursor, records, lookbackMs) : { fresh: [], cursor: primedCursor(records, read.cursorKey, now) };
+				next.cursors[read.list] = advanced.cursor;
+				items.push(...(await newRecordItems(context, client, settings.customer, read.events, advanced.fresh, filters)));
 			}
-			const { fresh, cursor: next } = await pollNewRecords(client, settings.customer, read.source, cursor, lookbackMs);
-			cursors[read.source.collection] = next;
-			items.push(...itemsOf(read, fresh, filters));
+			if (read.texts) {
+				const previous = known?.texts?.customer === settings.customer ? known.texts.messages : undefined;
+				const changes = textChanges(previous, records, statusWindowMs, now, chosenOutcomes);
+				next.texts = { customer: settings.customer, messages: changes.state };
+				items.push(...changes.items.map((json) => ({ json })));
+			}
+		}
+		if (settings.events.some((event) => event.kind === 'creditLow')) {
+			const change = creditChange(known?.credit, await readCredit(client, settings.customer), threshold, now);
+			next.credit = change.state;
+			if (change.item) items.push({ json: change.item });
 		}
 	} catch (error) {
 		throw pollFailure(context, trigger, error as Error, fingerprint);
 	}
 	trigger.recovered();
-	trigger.save(staticData, 'poll', { cursors, at: clock.now() });
-	return items.length ? [context.helpers.returnJsonArray(items)] : null;
+	trigger.save(staticData, 'poll', next);
+	return items.length ? [items] : null;
 }
 
-/** The Look-Back Window, checked before a poll sends anything (in test runs too). */
-export function lookbackWindowMs(context: IPollFunctions, lookback: INodeProperties): number {
-	const options = context.getNodeParameter('options', {}) as IDataObject;
-	return numericSettings(context.getNode(), [lookback], options).lookbackMinutes * 60_000;
+async function newRecordItems(
+	context: IPollFunctions,
+	client: ApiClient,
+	customer: string,
+	events: NewRecordEvent[],
+	records: IDataObject[],
+	filters: IDataObject,
+): Promise<INodeExecutionData[]> {
+	const items: INodeExecutionData[] = [];
+	for (const record of records) {
+		for (const event of events.filter((candidate) => candidate.matches(record, filters))) {
+			items.push(event.value === 'newRecording' ? await recordingItem(context, client, customer, record) : { json: polledItem(event.value, record) });
+		}
+	}
+	return items;
 }
 
 /** A refusal closes the gate shared with the live stream and says when the next attempt is; other errors pass. */
@@ -119,24 +162,26 @@ function pollFailure(context: IPollFunctions, trigger: Trigger, error: Error, fi
 	return error instanceof NodeApiError || error instanceof NodeOperationError ? error : new NodeOperationError(context.getNode(), error);
 }
 
-/** The newest record of each polled event within 30 days, so that fields can be mapped in a test run. */
-export async function newestRecords(context: IPollFunctions, settings: PollSettings): Promise<IDataObject[]> {
-	lookbackWindowMs(context, settings.lookback);
-	const client: ApiClient = createClient(context, hostedPbxApi);
+/** A test run: the newest record of each polled event within 30 days (the current balance for Credit Low), so that fields can be mapped. */
+export async function newestRecords(context: IPollFunctions, settings: PollSettings): Promise<INodeExecutionData[]> {
+	const { threshold } = windows(context, settings);
+	const client = createClient(context, hostedPbxApi);
 	const filters = context.getNodeParameter('filters', {}) as IDataObject;
-	const items: IDataObject[] = [];
-	for (const read of listReads(settings.events, settings.customer, filters)) {
-		const month: PollCursor = { since: new Date(clock.now()).toISOString(), seen: [], key: read.cursorKey };
-		const { fresh } = await pollNewRecords(client, settings.customer, read.source, month, MANUAL_LOOKBACK_MS);
-		const newestFirst = fresh.sort((a, b) => createdAt(b) - createdAt(a));
+	const now = clock.now();
+	const items: INodeExecutionData[] = [];
+	for (const read of listReads(settings, filters)) {
+		const newestFirst = (await recordsAfter(client, settings.customer, { collection: read.list, query: read.query }, now - MANUAL_LOOKBACK_MS)).sort((a, b) => createdAt(b) - createdAt(a));
 		for (const event of read.events) {
 			const newest = newestFirst.find((record) => event.matches(record, filters));
-			if (newest) items.push(polledItem(event.value, newest));
+			if (newest) items.push(...(await newRecordItems(context, client, settings.customer, [event], [newest], filters)));
 		}
+		const text = read.texts ? newestFirst.find((record) => record.direction === 'OUT' && outcomeOf(record)) : undefined;
+		if (text) items.push({ json: textStatusItem(text, outcomeOf(text)!) });
 	}
+	if (settings.events.some((event) => event.kind === 'creditLow')) items.push({ json: creditItem(await readCredit(client, settings.customer), threshold, now) });
 	if (items.length === 0) {
 		throw new NodeOperationError(context.getNode(), `No ${settings.events.map((event) => event.value).join(' or ')} record in the last 30 days to show as a test event`, {
-			description: 'Make a test call or send a test SMS, then try again.',
+			description: 'Make a test call, send a test SMS or make a recording, then try again.',
 		});
 	}
 	return items;

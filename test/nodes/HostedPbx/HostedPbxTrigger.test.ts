@@ -30,11 +30,14 @@ describe("n8n's node panel", () => {
 		expect(eventParameters).toHaveLength(1);
 		expect((eventParameters[0].options as INodePropertyOptions[]).map((o) => [o.action, o.value])).toEqual([
 			['On call finished', 'callRecord'],
+			['On credit low', 'creditLow'],
 			['On inbound SMS with full text', 'inboundSms'],
 			['On incoming call', 'incomingcall'],
 			['On missed call', 'missedCall'],
+			['On new call recording', 'newRecording'],
 			['On SMS delivered', 'smsdelivered'],
 			['On SMS received', 'smsreceived'],
+			['On text failed or delivered', 'textStatus'],
 		]);
 	});
 });

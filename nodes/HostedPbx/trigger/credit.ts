@@ -1,0 +1,55 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { customerPath } from '../fields';
+import type { ApiClient } from '../../shared/operation';
+import { pbxRecord } from '../records';
+
+/**
+ * Credit Low: the credit status is one record, read once per poll. The event fires when the
+ * balance is below the threshold and was not at the poll before (or at the first poll): once per
+ * fall, never every poll while it stays low. A POSTPAID balance is what is owed on the account
+ * as the platform reports it (often negative): the same rule applies to it.
+ */
+
+export const creditThresholdField: INodeProperties = {
+	displayName: 'Credit Threshold (GBP)',
+	name: 'creditThreshold',
+	type: 'number',
+	default: 5,
+	required: true,
+	typeOptions: { minValue: -1_000_000, maxValue: 1_000_000, numberPrecision: 2 },
+	description: 'Start the workflow when the balance falls below this (once, until it is back at or above it)',
+	displayOptions: { show: { events: ['creditLow'] } },
+};
+
+/** What Credit Low remembers: whether the balance was below the threshold at the last poll (a changed threshold starts afresh). */
+export interface CreditState {
+	low: boolean;
+	threshold: number;
+}
+
+export async function readCredit(client: ApiClient, customer: string): Promise<IDataObject> {
+	return pbxRecord(await client.request({ method: 'GET', ...customerPath({ customerId: customer }, '/creditstatus') }), 'Read the credit status');
+}
+
+export function creditItem(record: IDataObject, threshold: number, at: number): IDataObject {
+	const balance = Number(record.balance);
+	return {
+		event: 'creditLow',
+		balance,
+		threshold,
+		low: balance < threshold,
+		accountType: record.accountType ?? null,
+		currency: 'GBP',
+		checkedAt: new Date(at).toISOString(),
+	};
+}
+
+/** The item to emit, if the balance just fell below the threshold, and the state to keep. */
+export function creditChange(known: CreditState | undefined, record: IDataObject, threshold: number, at: number) {
+	const balance = Number(record.balance);
+	if (!Number.isFinite(balance)) throw new Error(`The credit status has no balance that is a number (${JSON.stringify(record.balance)})`);
+	const low = balance < threshold;
+	const wasLow = known?.threshold === threshold && known.low;
+	return { item: low && !wasLow ? creditItem(record, threshold, at) : undefined, state: { low, threshold } };
+}
