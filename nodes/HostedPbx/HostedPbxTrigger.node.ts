@@ -6,13 +6,14 @@ import { customerField } from './fields';
 import { listSearchMethods } from './search';
 import type { PolledEvent } from './trigger/events';
 import { LIVE_EVENTS, POLLED_EVENTS, callRecordFilters, eventOptions, eventsNamed, isLive } from './trigger/events';
-import { firstLiveEvent, heartbeatOption, liveTrigger, recoverMissedEventsOption } from './trigger/live';
+import { batchOptions, firstLiveEvent, heartbeatOption, liveTrigger, recoverMissedEventsOption } from './trigger/live';
 import { creditThresholdField } from './trigger/credit';
 import { lookbackOption, newestRecords, pollEvents } from './trigger/polling';
 import { recordingOptions } from './trigger/recordings';
 import { statusWindowOption, textOutcomesField } from './trigger/textStatus';
 
 const heartbeat = heartbeatOption({ show: { '/events': LIVE_EVENTS } });
+const batches = batchOptions({ show: { '/events': LIVE_EVENTS } });
 const lookback = lookbackOption({ show: { '/events': ['callRecord', 'inboundSms', 'missedCall', 'newRecording'] } });
 
 /**
@@ -59,7 +60,7 @@ export class HostedPbxTrigger implements INodeType {
 			callRecordFilters,
 			textOutcomesField,
 			creditThresholdField,
-			triggerOptions([heartbeat, recoverMissedEventsOption({ show: { '/events': ['incomingcall', 'smsreceived'] } }), lookback, statusWindowOption, ...recordingOptions]),
+			triggerOptions([heartbeat, recoverMissedEventsOption({ show: { '/events': ['incomingcall', 'smsreceived'] } }), ...batches, lookback, statusWindowOption, ...recordingOptions]),
 		],
 	};
 
@@ -69,7 +70,7 @@ export class HostedPbxTrigger implements INodeType {
 	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
 		const live = chosen(this).filter(isLive).map((event) => event.value);
 		if (live.length === 0) return {};
-		return await liveTrigger(this, { events: live, heartbeatOption: heartbeat, customer: customerOf(this) });
+		return await liveTrigger(this, { events: live, heartbeatOption: heartbeat, batchOptions: batches, customer: customerOf(this) });
 	}
 
 	/** The polled events, at the Poll Times; a test run shows the newest record (or waits for a live event). */

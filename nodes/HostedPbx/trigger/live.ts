@@ -47,10 +47,58 @@ export function recoverMissedEventsOption(displayOptions: INodeProperties['displ
 	};
 }
 
+/** Batches of live events: one execution per batch of up to Batch Size events, or what came within the Batch Window. */
+export const batchOptions = (displayOptions: INodeProperties['displayOptions']): INodeProperties[] => [
+	{
+		displayName: 'Batch Size',
+		name: 'batchSize',
+		type: 'number',
+		default: 1,
+		typeOptions: { minValue: 1, maxValue: 1000, numberPrecision: 0 },
+		description: 'Live events per execution (1 to 1,000). One execution per event is the ceiling for a busy stream: batches of 100 run far fewer executions.',
+		displayOptions,
+	},
+	{
+		displayName: 'Batch Window (Milliseconds)',
+		name: 'batchWindowMs',
+		type: 'number',
+		default: 1000,
+		// Under the two minutes in which a read-back matches a record to a live event.
+		typeOptions: { minValue: 10, maxValue: 60_000, numberPrecision: 0 },
+		description: 'A batch that is not full starts its execution this long after its first event (10 to 60,000)',
+		displayOptions: { show: { ...(displayOptions?.show ?? {}), batchSize: [{ _cnd: { gt: 1 } }] } },
+	},
+];
+
+/**
+ * Gathers items into batches: `flush` gets up to `size` items, or what came within `windowMs` of
+ * the first; with a size of 1 every item goes at once.
+ */
+function batcher(size: number, windowMs: number, flush: (items: IDataObject[]) => void) {
+	let pending: IDataObject[] = [];
+	let timer: AbortController | undefined;
+	const now = () => {
+		timer?.abort();
+		timer = undefined;
+		const items = pending;
+		pending = [];
+		if (items.length) flush(items);
+	};
+	const add = (item: IDataObject) => {
+		pending.push(item);
+		if (pending.length >= size) return now();
+		if (timer) return;
+		const mine = (timer = new AbortController());
+		void wait(windowMs, mine.signal).then(() => timer === mine && now());
+	};
+	return { add, now };
+}
+
 export interface LiveSettings {
 	/** Stream events to emit (`incomingcall`, `smsreceived`, `smsdelivered`). */
 	events: string[];
 	heartbeatOption: INodeProperties;
+	batchOptions: INodeProperties[];
 	/** Whose history a gap is read from. */
 	customer: string;
 }
@@ -84,7 +132,8 @@ function pbxStream(
 export async function liveTrigger(context: ITriggerFunctions, settings: LiveSettings): Promise<ITriggerResponse> {
 	const { events, customer } = settings;
 	const options = context.getNodeParameter('options', {}) as IDataObject;
-	const heartbeatMs = numericSettings(context.getNode(), [settings.heartbeatOption], options).heartbeatTimeoutSeconds * 1000;
+	const numbers = numericSettings(context.getNode(), [settings.heartbeatOption, ...settings.batchOptions], options);
+	const heartbeatMs = numbers.heartbeatTimeoutSeconds * 1000;
 	const forms = hostedPbxApi.secretForms(await context.getCredentials('hostedPbxApi'));
 	const activation = new LiveActivation(context, {
 		label: hostedPbxApi.label,
@@ -110,19 +159,21 @@ export async function liveTrigger(context: ITriggerFunctions, settings: LiveSett
 
 	let testEventSent = false;
 	const closing = new AbortController();
-	// Nothing is emitted once n8n closed the trigger: a run started then would keep n8n's shutdown waiting.
-	const emit = (item: IDataObject) => {
+	// What is emitted is remembered as live (so a read-back never repeats it) when it is emitted, and
+	// saved with it: a batch lost with n8n is read back after the restart. Nothing is emitted once n8n
+	// closed the trigger: a run started then would keep n8n's shutdown waiting.
+	const batches = batcher(manual ? 1 : numbers.batchSize, numbers.batchWindowMs, (items) => {
 		if (closing.signal.aborted) return;
+		for (const item of items) if (!manual && item.recovered !== true) rememberLive(state, item, Date.parse(String(item.receivedAt)));
 		save();
-		context.emit([context.helpers.returnJsonArray([item])]);
-	};
-	const readBack = readsBackGaps(context, customer, events, state, closing.signal, emit, save);
+		context.emit([context.helpers.returnJsonArray(items)]);
+	});
+	const readBack = readsBackGaps(context, customer, events, state, closing.signal, batches.add, save);
 	const stream: ReconnectingStream = pbxStream(context, heartbeatMs, {
 		onObject: (object) => {
 			state.lastSeenAt = clock.now();
 			if (!events.includes(String(object.event)) || testEventSent || closing.signal.aborted) return save();
-			if (!manual) rememberLive(state, object, clock.now());
-			emit(liveEventItem(object, new Date(clock.now())));
+			batches.add(liveEventItem(object, new Date(clock.now())));
 			if (manual) {
 				// A test run needs one event; the stream is closed right after it.
 				testEventSent = true;
@@ -139,6 +190,8 @@ export async function liveTrigger(context: ITriggerFunctions, settings: LiveSett
 		onTransientFailure: activation.onTransientFailure,
 	});
 	const stop = async () => {
+		// A batch still gathering goes out before the close completes.
+		batches.now();
 		closing.abort();
 		await stream.stop();
 	};

@@ -53,11 +53,10 @@ function digits(value: unknown): string {
  * bounded memory: a few times per number, a bounded number of numbers (an object keeps its keys in
  * insertion order, so the first key is the one heard from longest ago).
  */
-export function rememberLive(state: RecoveryState, object: Record<string, unknown>, at: number): void {
-	const values = (object.values ?? {}) as IDataObject;
-	const kind = String(object.event);
+export function rememberLive(state: RecoveryState, item: IDataObject, at: number): void {
+	const kind = String(item.event);
 	if (!RECOVERABLE.has(kind)) return;
-	const key = `${kind}|${digits(kind === 'incomingcall' ? values.callerIdNumber : values.from)}`;
+	const key = `${kind}|${digits(kind === 'incomingcall' ? item.callerIdNumber : item.from)}`;
 	const live = (state.live ??= {});
 	const times = live[key];
 	if (times) {

@@ -340,6 +340,58 @@ describe('missed live events read back from the history', () => {
 	});
 });
 
+describe('live events in batches', () => {
+	const batched = (size: number, windowMs = 1000) => ({ events: ['incomingcall', 'smsreceived'], options: { batchSize: size, batchWindowMs: windowMs } });
+	const calls = (from: number, count: number) => {
+		for (let i = from; i < from + count; i++) sandbox.pbx.injectIncomingCall({ from: `+4477009008${String(i).padStart(2, '0')}` });
+	};
+
+	test('one execution per batch: full batches at once, the rest when the window closes; every event once, in order', async () => {
+		const active = node(batched(3, 5000));
+		await active.activate();
+		await waitFor(() => streamCount() === 1);
+		calls(0, 7);
+		await waitFor(() => active.emitted.length === 6);
+		await time.clock.advance(4000);
+		expect(active.executions.map((run) => run.length)).toEqual([3, 3]);
+		await time.clock.advance(1000);
+		await waitFor(() => active.executions.length === 3);
+		expect(active.executions.map((run) => run.length)).toEqual([3, 3, 1]);
+		expect(active.emitted.map((item) => item.callerIdNumber)).toEqual(Array.from({ length: 7 }, (_v, i) => `+4477009008${String(i).padStart(2, '0')}`));
+	});
+
+	test('a batch still gathering when the trigger closes is emitted before the close completes', async () => {
+		const active = node(batched(100, 60_000));
+		const response = await active.activate();
+		await waitFor(() => streamCount() === 1);
+		calls(10, 4);
+		await waitFor(() => sandbox.pbx.stream.list()[0]?.eventsSent === 4);
+		await waitFor(() => (active.staticData().live as IDataObject).lastSeenAt !== undefined && active.executions.length === 0);
+		await time.clock.advance(100);
+		await response.closeFunction?.();
+		expect(active.executions.map((run) => run.length)).toEqual([4]);
+	});
+
+	test('a batch lost with n8n (killed while it gathered) is read back from the history after the restart, what was emitted is not', async () => {
+		const first = node(batched(2, 60_000), { workflowId: 'batch-kill' });
+		await first.activate();
+		await waitFor(() => streamCount() === 1);
+		calls(20, 3);
+		await waitFor(() => first.executions.length === 1);
+		// n8n is killed: the third call's batch never ran; what n8n stored is the state of the first emit.
+		const stored = first.stored();
+		sandbox.pbx.stream.closeAll();
+		for (const response of open.splice(0)) await response.closeFunction?.();
+		resetTriggers();
+		await time.clock.advance(30_000);
+		const restarted = node(batched(2, 1000), { workflowId: 'batch-kill', staticData: stored });
+		await restarted.activate({ activation: 'init' });
+		await time.clock.advanceUntil(() => restarted.emitted.length >= 1, { maxAdvanceMs: 10_000 });
+		await time.clock.advance(5000);
+		expect(restarted.emitted.map((item) => [item.callerIdNumber, item.recovered])).toEqual([['+447700900822', true]]);
+	});
+});
+
 describe("polled events on n8n's Poll Times", () => {
 	const missedCalls = { events: ['missedCall'] };
 

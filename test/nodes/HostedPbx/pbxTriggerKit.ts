@@ -13,6 +13,8 @@ import { locator, pbxCredentials } from './pbxTestKit';
  */
 export interface ActiveTrigger {
 	emitted: IDataObject[];
+	/** The items of each execution the trigger started. */
+	executions: IDataObject[][];
 	errors: Error[];
 	warnings: string[];
 	logErrors: string[];
@@ -44,12 +46,16 @@ export function triggerNode(
 	let polled = false;
 	const active: ActiveTrigger = {
 		emitted: [],
+		executions: [],
 		errors: [],
 		warnings: [],
 		logErrors: [],
 		activate: async ({ mode = 'trigger', activation = 'activate' } = {}) => {
 			const context = setup.trigger(
-				(data: INodeExecutionData[][]) => active.emitted.push(...data[0].map((item) => item.json)),
+				(data: INodeExecutionData[][]) => {
+					active.executions.push(data[0].map((item) => item.json));
+					active.emitted.push(...data[0].map((item) => item.json));
+				},
 				(error) => active.errors.push(error),
 				mode,
 				activation,
