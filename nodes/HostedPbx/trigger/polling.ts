@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { hostedPbxApi } from '../../shared/apis';
 import type { ApiClient } from '../../shared/operation';
 import type { Trigger } from '../../shared/triggers/lifecycle';
-import { credentialFingerprint, numericSettings, refusalMessage } from '../../shared/triggers/lifecycle';
+import { budgetLow, credentialFingerprint, numericSettings, refusalMessage } from '../../shared/triggers/lifecycle';
 import { clock } from '../../shared/timers';
 import { createClient } from '../../shared/transport';
 import { createdAt } from '../records';
@@ -96,6 +96,12 @@ export async function pollEvents(context: IPollFunctions, trigger: Trigger, sett
 	// The refusal gate is shared with the live stream of the same node: while it holds, a poll sends nothing.
 	const fingerprint = credentialFingerprint(await context.getCredentials('hostedPbxApi'));
 	if (trigger.pendingRefusal(fingerprint)) return null;
+	const budget = budgetLow(fingerprint);
+	if (budget) {
+		const { write } = trigger.warningDue('budget');
+		if (write) context.logger.info(`Hosted PBX Trigger: ${budget.remaining} of ${budget.limit} requests left in this hour's window; polls wait until it resets (${new Date(budget.resetAt).toISOString()}), leaving the rest to action nodes`);
+		return null;
+	}
 	const filters = context.getNodeParameter('filters', {}) as IDataObject;
 	const chosenOutcomes = context.getNodeParameter('textOutcomes', []) as string[];
 	const client = createClient(context, hostedPbxApi);
