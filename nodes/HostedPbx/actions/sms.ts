@@ -1,4 +1,8 @@
-import type { ResourceSpec } from '../../shared/operation';
+import type { IDataObject } from 'n8n-workflow';
+
+import type { Params, ResourceSpec } from '../../shared/operation';
+import { SMS_PARTS_RULE, smsParts } from '../../shared/smsParts';
+import type { Check } from '../../shared/validation';
 import { issues, maxLength, phoneDigits, phoneNumber, required } from '../../shared/validation';
 import { customerField, customerPath } from '../fields';
 import { getManyOperation, getOneOperation } from './collection';
@@ -6,6 +10,20 @@ import { pbxOutput } from '../records';
 
 /** Longest sender name or number sent: far beyond any real one, short of an expression's runaway text. */
 const SENDER_MAX_LENGTH = 256;
+/** Three parts (459 GSM-7 characters) carry any ordinary long text; a runaway one (a model's essay) is refused. */
+export const DEFAULT_MAX_PARTS = 3;
+
+function partsIssue(p: Params): Check {
+	if (typeof p.body !== 'string' || p.body === '') return undefined;
+	const estimate = smsParts(p.body);
+	const max = Number(p.maxParts ?? DEFAULT_MAX_PARTS);
+	if (estimate.parts <= max) return undefined;
+	return {
+		field: 'Message',
+		problem: `it would be sent as about ${estimate.parts} parts (${estimate.units} ${estimate.encoding === 'GSM-7' ? 'GSM-7 characters' : 'UCS-2 code units'}), more than Maximum Parts (${max})`,
+		rule: SMS_PARTS_RULE.replace('Maximum Parts', String(max)),
+	};
+}
 
 const SMS = { collection: 'sms', id: 'smsId', singular: 'SMS message', plural: 'SMS messages' };
 
@@ -60,6 +78,14 @@ export const sms: ResourceSpec = {
 					typeOptions: { rows: 4 },
 					description: 'The text to send; long messages are sent and charged as several parts',
 				},
+				{
+					displayName: 'Maximum Parts',
+					name: 'maxParts',
+					type: 'number',
+					default: DEFAULT_MAX_PARTS,
+					typeOptions: { minValue: 1, maxValue: 10, numberPrecision: 0 },
+					description: 'Refuse, before sending, a text estimated at more parts than this (each part is charged): 1 part is 160 GSM-7 or 70 UCS-2 characters',
+				},
 			],
 			validate: (p) =>
 				issues(
@@ -69,6 +95,7 @@ export const sms: ResourceSpec = {
 					required('To', p.to),
 					phoneNumber('To', p.to),
 					required('Message', p.body),
+					partsIssue(p),
 				),
 			request: (p) => ({
 				method: 'POST',
@@ -80,7 +107,11 @@ export const sms: ResourceSpec = {
 					body: String(p.body),
 				},
 			}),
-			output: pbxOutput('Send a charged SMS', 'record'),
+			output: (response, p) => {
+				const { encoding, units, parts } = smsParts(String(p.body));
+				const estimate: IDataObject = { encoding, units, parts, estimate: true };
+				return pbxOutput('Send a charged SMS', 'record')(response).map((record) => ({ ...record, partsEstimate: estimate }));
+			},
 		},
 	],
 };

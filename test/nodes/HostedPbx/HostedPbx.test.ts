@@ -145,7 +145,19 @@ describe('every resource and operation is covered by a test below', () => {
 				path: '/api/v1/customers/me/sms',
 				body: { type: 'smsmessage', from: 'Acme', to: '+447700900001', body: 'We missed your call' },
 			});
-			expect(json(run)[0]).toMatchObject({ direction: 'OUT', sendStatus: 'PENDING', to: '+447700900001' });
+			expect(json(run)[0]).toMatchObject({ direction: 'OUT', sendStatus: 'PENDING', to: '+447700900001', partsEstimate: { encoding: 'GSM-7', units: 19, parts: 1, estimate: true } });
+		});
+
+		test('a text over Maximum Parts (3 by default) is refused with the estimate and the rule; nothing is sent', async () => {
+			const long = await runPbx(sandbox, { ...op('sms', 'send'), from: locator('Acme'), to: '+447700900001', body: 'a'.repeat(2000) });
+			expectValidationError(long, 'Message');
+			expect(long.error?.message).toMatch(/about 14 parts \(2000 GSM-7 characters\), more than Maximum Parts \(3\)/);
+			expect(long.error?.description).toMatch(/153 per part/);
+			const unicode = await runPbx(sandbox, { ...op('sms', 'send'), from: locator('Acme'), to: '+447700900001', body: 'ć'.repeat(71), maxParts: 1 });
+			expectValidationError(unicode, 'Message');
+			expect(unicode.error?.message).toMatch(/about 2 parts \(71 UCS-2 code units\), more than Maximum Parts \(1\)/);
+			const fits = await runPbx(sandbox, { ...op('sms', 'send'), from: locator('Acme'), to: '+447700900001', body: 'a'.repeat(459) });
+			expect(json(fits)[0]).toMatchObject({ partsEstimate: { parts: 3 } });
 		});
 
 		test('an invalid recipient costs nothing', async () => {
