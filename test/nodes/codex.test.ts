@@ -49,7 +49,7 @@ describe('codex files', () => {
 	test.each(codexFiles.filter((f) => f.endsWith('Trigger.node.json')).map((f) => [path.basename(f), f]))(
 		'%s: its search words are about its events, not the action node\'s operations',
 		(_name, file) => {
-			const ACTION_ONLY = ['click to call', 'DND', 'do not disturb', 'phone book', 'contact', 'sound', 'greeting', 'music on hold', 'credit', 'call bundle', 'caller ID', 'SSE', 'server-sent events', 'QA', 'operator', 'webhook'];
+			const ACTION_ONLY = ['click to call', 'DND', 'do not disturb', 'phone book', 'contact', 'sound', 'greeting', 'music on hold', 'call bundle', 'caller ID', 'SSE', 'server-sent events', 'QA', 'operator', 'webhook'];
 			const words = read(file).alias ?? [];
 			expect(words.filter((word) => ACTION_ONLY.includes(word) && !file.includes('WholesaleVoice'))).toEqual([]);
 			const regular = read(file.replace('Trigger.node.json', '.node.json'));

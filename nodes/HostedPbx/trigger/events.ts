@@ -55,11 +55,11 @@ function callRecordMatches(record: IDataObject, filters: IDataObject): boolean {
 	return (direction === 'any' || String(record.direction).toLowerCase() === direction) && (outcomes.length === 0 || outcomes.includes(String(record.outcome)));
 }
 
-/** In the order n8n's panel lists them (by name). */
+/** In the order n8n's panel lists them (by name); a name says what sets an event apart from its neighbour (live or polled, what it carries). */
 export const EVENTS: PbxEvent[] = [
 	{
 		value: 'callRecord',
-		name: 'Call Finished',
+		name: 'Call Finished (Polled)',
 		action: 'On call finished',
 		description: 'Polled: a new call record, with filters on direction and outcome',
 		source: 'calls',
@@ -69,33 +69,23 @@ export const EVENTS: PbxEvent[] = [
 	},
 	{
 		value: 'creditLow',
-		name: 'Credit Low',
+		name: 'Credit Low (Polled)',
 		action: 'On credit low',
 		description: 'Polled: the balance fell below the threshold you set (once, until it rises above it again)',
 		source: 'creditstatus',
 		kind: 'creditLow',
 	},
 	{
-		value: 'inboundSms',
-		name: 'Inbound SMS (Full Text)',
-		action: 'On inbound SMS with full text',
-		description: 'Polled: an SMS received, with its whole text',
-		source: 'sms',
-		kind: 'newRecord',
-		query: () => ({}),
-		matches: (record) => record.direction === 'IN',
-	},
-	{
 		value: 'incomingcall',
-		name: 'Incoming Call',
-		action: 'On incoming call',
+		name: 'Incoming Call (Live)',
+		action: 'On incoming call ringing',
 		description: 'Live: a call is ringing: caller number and name, endpoint',
 		source: 'stream',
 		recoveredFrom: 'calls',
 	},
 	{
 		value: 'missedCall',
-		name: 'Missed Call',
+		name: 'Missed Call (Polled)',
 		action: 'On missed call',
 		description: 'Polled: an inbound call that nobody answered',
 		source: 'calls',
@@ -105,7 +95,7 @@ export const EVENTS: PbxEvent[] = [
 	},
 	{
 		value: 'newRecording',
-		name: 'New Recording',
+		name: 'New Recording (Polled)',
 		action: 'On new call recording',
 		description: 'Polled: a call recording is ready, optionally with its audio and the call it belongs to',
 		source: 'recordings',
@@ -115,22 +105,32 @@ export const EVENTS: PbxEvent[] = [
 	},
 	{
 		value: 'smsdelivered',
-		name: 'SMS Delivered',
-		action: 'On SMS delivered',
+		name: 'SMS Delivery Receipt (Live, No Details)',
+		action: 'On SMS delivery receipt',
 		description: 'Live: a delivery receipt for a sent SMS arrived (it carries no values)',
 		source: 'stream',
 	},
 	{
 		value: 'smsreceived',
-		name: 'SMS Received',
-		action: 'On SMS received',
+		name: 'SMS Received (Live, Excerpt)',
+		action: 'On SMS received instantly',
 		description: 'Live: an SMS arrived: from, to and an excerpt',
 		source: 'stream',
 		recoveredFrom: 'sms',
 	},
 	{
+		value: 'inboundSms',
+		name: 'SMS Received (Polled, Full Text)',
+		action: 'On SMS received with full text',
+		description: 'Polled: an SMS received, with its whole text',
+		source: 'sms',
+		kind: 'newRecord',
+		query: () => ({}),
+		matches: (record) => record.direction === 'IN',
+	},
+	{
 		value: 'textStatus',
-		name: 'Text Status Changed',
+		name: 'Text Status Changed (Polled)',
 		action: 'On text failed or delivered',
 		description: 'Polled: a sent SMS failed, was rejected or delivered, or had no final status in time',
 		source: 'sms',

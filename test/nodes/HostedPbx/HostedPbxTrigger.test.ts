@@ -31,12 +31,12 @@ describe("n8n's node panel", () => {
 		expect((eventParameters[0].options as INodePropertyOptions[]).map((o) => [o.action, o.value])).toEqual([
 			['On call finished', 'callRecord'],
 			['On credit low', 'creditLow'],
-			['On inbound SMS with full text', 'inboundSms'],
-			['On incoming call', 'incomingcall'],
+			['On incoming call ringing', 'incomingcall'],
 			['On missed call', 'missedCall'],
 			['On new call recording', 'newRecording'],
-			['On SMS delivered', 'smsdelivered'],
-			['On SMS received', 'smsreceived'],
+			['On SMS delivery receipt', 'smsdelivered'],
+			['On SMS received instantly', 'smsreceived'],
+			['On SMS received with full text', 'inboundSms'],
 			['On text failed or delivered', 'textStatus'],
 		]);
 	});
