@@ -115,9 +115,13 @@ export const listSearchMethods = {
 				).filter(isRecord),
 			),
 		);
+		// Numbers first: a reply can reach them; a name is shown as the sender but cannot receive replies.
+		const isNumber = (value: unknown) => /^\+?\d[\d\s]*$/.test(String(value));
+		const callerIdSenders = callerIds.filter((c) => c.allowSms);
 		const senders = [
-			...callerIds.filter((c) => c.allowSms).map((c) => ({ name: `${c.number} (approved caller ID)`, value: String(c.number) })),
 			...numbers.filter((n) => n.smsEnabled).map((n) => ({ name: `${n.number} (SMS-enabled number)`, value: String(n.number) })),
+			...callerIdSenders.filter((c) => isNumber(c.number)).map((c) => ({ name: `${c.number} (approved caller ID)`, value: String(c.number) })),
+			...callerIdSenders.filter((c) => !isNumber(c.number)).map((c) => ({ name: `${c.number} (a name: cannot receive replies)`, value: String(c.number) })),
 		];
 		const needle = (filter ?? '').toLowerCase();
 		return { results: senders.filter((s) => !needle || s.name.toLowerCase().includes(needle)) };

@@ -224,6 +224,40 @@ export function phoneNumber(field: string, value: unknown): Check {
 	);
 }
 
+/** A number in national form: a trunk 0, then the rest (07700 900123); which country it belongs to cannot be told. */
+export function isNationalNumber(value: unknown): boolean {
+	return /^0[1-9]\d{5,13}$/.test(phoneDigits(value));
+}
+
+export const NATIONAL_RULE =
+	'a number in international form with + and the country code (+44 7700 900123); a national number (07700 900123) only with Default Country Code set, which converts it';
+
+/** A national number when no Default Country Code says which country it belongs to. */
+export function nationalIssue(field: string, value: unknown, countryCode: unknown): Check {
+	if (!isNationalNumber(value) || !isBlank(countryCode)) return undefined;
+	return { field, problem: `${describeValue(value)} is a national number: its country cannot be told`, rule: NATIONAL_RULE };
+}
+
+/** The number as sent: a national one in international form with the default country code, else its digits. */
+export function dialledNumber(value: unknown, countryCode: unknown): string {
+	const digits = phoneDigits(value);
+	return isNationalNumber(value) && !isBlank(countryCode) ? `+${String(countryCode).trim().replace(/^\+/, '')}${digits.slice(1)}` : digits;
+}
+
+/** The Default Country Code field of the operations that take a phone number: what converts a national number. */
+export const defaultCountryCodeField = {
+	displayName: 'Default Country Code',
+	name: 'defaultCountryCode',
+	type: 'string' as const,
+	default: '',
+	placeholder: 'e.g. 44',
+	description: 'Converts a number in national form (07700 900123) to international form (+447700900123); without it a national number is refused',
+};
+
+export function countryCodeIssue(field: string, value: unknown): Check {
+	return isBlank(value) ? undefined : matches(field, String(value).trim().replace(/^\+/, ''), /^[1-9]\d{0,2}$/, 'a country calling code: 1 to 3 digits, e.g. 44 or 1');
+}
+
 /** E.164 with or without the plus: 7 to 15 digits (the shortest in use, such as Niue's, have 7 with the country code), no leading zero. */
 export function e164(field: string, value: unknown, rule = 'an E.164 number: country code and number, 7 to 15 digits, e.g. 447700900123'): Check {
 	return matches(field, String(value ?? '').replace(/^\+/, ''), /^[1-9]\d{6,14}$/, rule);

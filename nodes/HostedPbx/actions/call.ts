@@ -7,7 +7,7 @@ import { csvRecords, parseCsv, afterHeaderRow } from '../../shared/csv';
 import { PBX_MAX_PAGE_SIZE } from '../../shared/pagination';
 import { compact, isoUtc } from '../../shared/params';
 import { MAX_DOWNLOAD_BYTES, MAX_DOWNLOAD_MIB } from '../../shared/transport';
-import { describeValue, integerInRange, isBlank, issues, phoneDigits, required, trunkPrefixIssue } from '../../shared/validation';
+import { countryCodeIssue, defaultCountryCodeField, describeValue, dialledNumber, integerInRange, isBlank, issues, nationalIssue, phoneDigits, required, trunkPrefixIssue } from '../../shared/validation';
 import { customerField, customerPath, endpointField } from '../fields';
 import { getManyOperation } from './collection';
 import { unshownAnswer, wholeNumberText } from '../records';
@@ -170,9 +170,10 @@ export const call: ResourceSpec = {
 					type: 'string',
 					required: true,
 					default: '',
-					placeholder: '+447700900123',
-					description: 'The number or extension to dial once the endpoint answers',
+					placeholder: 'e.g. +447700900999 or 202',
+					description: 'The number or extension to dial once the endpoint answers; a number in international form with + (a national number needs Default Country Code)',
 				},
+				defaultCountryCodeField,
 			],
 			validate: (p) =>
 				issues(
@@ -182,6 +183,8 @@ export const call: ResourceSpec = {
 						(/^\+?[\d*#]{2,20}$/.test(phoneDigits(p.to)) || isBlank(p.to)
 							? undefined
 							: { field: 'Destination', problem: `${describeValue(p.to)} is not dialable`, rule: 'a number or extension: digits, *, # and an optional leading + (spaces, dashes and brackets are ignored)' }),
+					countryCodeIssue('Default Country Code', p.defaultCountryCode),
+					nationalIssue('Destination', p.to, p.defaultCountryCode),
 				),
 			request: (p, env) => {
 				const endpoint = String(p.endpointId).trim();
@@ -193,7 +196,7 @@ export const call: ResourceSpec = {
 						endpoint: /^https?:\/\//i.test(endpoint)
 							? endpoint
 							: env.absoluteUrl(customerPath(p, '/endpoints/{endpointId}').path, { customerId: p.customerId, endpointId: endpoint }),
-						to: phoneDigits(p.to),
+						to: dialledNumber(p.to, p.defaultCountryCode),
 					},
 					// The contract shows no body for this answer: empty or not JSON, a 200 is the call placed.
 					emptyBody: 'allowed',
@@ -201,7 +204,7 @@ export const call: ResourceSpec = {
 				};
 			},
 			output: (response, p) =>
-				unshownAnswer(response, 'Make a charged click-to-call', { success: true, endpointId: String(p.endpointId), to: String(p.to) }),
+				unshownAnswer(response, 'Make a charged click-to-call', { success: true, endpointId: String(p.endpointId), to: dialledNumber(p.to, p.defaultCountryCode) }),
 		},
 	],
 };

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Params, ResourceSpec } from '../../shared/operation';
 import { SMS_PARTS_RULE, smsParts } from '../../shared/smsParts';
 import type { Check } from '../../shared/validation';
-import { issues, maxLength, phoneDigits, phoneNumber, required } from '../../shared/validation';
+import { countryCodeIssue, defaultCountryCodeField, dialledNumber, issues, maxLength, nationalIssue, phoneNumber, required } from '../../shared/validation';
 import { customerField, customerPath } from '../fields';
 import { getManyOperation, getOneOperation } from './collection';
 import { pbxOutput } from '../records';
@@ -66,9 +66,10 @@ export const sms: ResourceSpec = {
 					type: 'string',
 					required: true,
 					default: '',
-					placeholder: '+447700900123',
-					description: 'The recipient phone number, preferably in international form with +',
+					placeholder: 'e.g. +447700900999',
+					description: 'The recipient phone number, in international form with + (a national number needs Default Country Code)',
 				},
+				defaultCountryCodeField,
 				{
 					displayName: 'Message',
 					name: 'body',
@@ -94,6 +95,8 @@ export const sms: ResourceSpec = {
 					maxLength('From', typeof p.from === 'string' ? p.from.trim() : p.from, SENDER_MAX_LENGTH),
 					required('To', p.to),
 					phoneNumber('To', p.to),
+					countryCodeIssue('Default Country Code', p.defaultCountryCode),
+					nationalIssue('To', p.to, p.defaultCountryCode),
 					required('Message', p.body),
 					partsIssue(p),
 				),
@@ -103,7 +106,7 @@ export const sms: ResourceSpec = {
 				body: {
 					type: 'smsmessage',
 					from: String(p.from).trim(),
-					to: phoneDigits(p.to),
+					to: dialledNumber(p.to, p.defaultCountryCode),
 					body: String(p.body),
 				},
 			}),

@@ -160,6 +160,22 @@ describe('every resource and operation is covered by a test below', () => {
 			expect(json(fits)[0]).toMatchObject({ partsEstimate: { parts: 3 } });
 		});
 
+		test('a national number is refused with the rule, unless Default Country Code converts it; the output shows the number used', async () => {
+			const national = await runPbx(sandbox, { ...op('sms', 'send'), from: locator('Acme'), to: '07700 900123', body: 'x' });
+			expectValidationError(national, 'To');
+			expect(national.error?.message).toMatch(/"07700 900123" is a national number/);
+			expect(national.error?.description).toMatch(/Default Country Code/);
+			const converted = await runPbx(sandbox, { ...op('sms', 'send'), from: locator('Acme'), to: '07700 900123', body: 'x', defaultCountryCode: '44' });
+			expect(converted.requests[0].body).toMatchObject({ to: '+447700900123' });
+			expect(json(converted)[0]).toMatchObject({ to: '+447700900123' });
+			const call = await runPbx(sandbox, { ...op('call', 'originate'), endpointId: locator('201'), to: '020 7946 0999', defaultCountryCode: '+44' });
+			expect([call.requests[0].body, json(call)[0].to]).toEqual([expect.objectContaining({ to: '+442079460999' }), '+442079460999']);
+			expectValidationError(await runPbx(sandbox, { ...op('call', 'originate'), endpointId: locator('201'), to: '020 7946 0999' }), 'Destination');
+			// Extensions are no national numbers: they are dialled as they are.
+			expect((await runPbx(sandbox, { ...op('call', 'originate'), endpointId: locator('201'), to: '202' })).requests[0].body).toMatchObject({ to: '202' });
+			expectValidationError(await runPbx(sandbox, { ...op('sms', 'send'), from: locator('Acme'), to: '07700 900123', body: 'x', defaultCountryCode: 'UK' }), 'Default Country Code');
+		});
+
 		test('an invalid recipient costs nothing', async () => {
 			const run = await runPbx(sandbox, { resource: 'sms', operation: 'send', from: locator('Acme'), to: 'call me', body: 'x' });
 			expectValidationError(run, 'To');
@@ -390,10 +406,14 @@ describe('list searches', () => {
 		expect(found.results.map((r) => r.value)).toEqual(['201', '202']);
 	});
 
-	test('SMS senders are approved caller IDs and SMS-enabled numbers', async () => {
+	test('SMS senders: SMS-enabled numbers, then approved numbers, then names, which say they cannot receive replies', async () => {
 		const context = pbxLoadOptions(sandbox, { resource: 'sms', operation: 'send', customerId: locator('me') });
 		const found = await listSearchMethods.searchSmsSenders.call(context);
-		expect(found.results.map((r) => r.value)).toEqual(['Acme', '+441632960099', '+441632960001']);
+		expect(found.results.map((r) => [r.value, r.name])).toEqual([
+			['+441632960001', '+441632960001 (SMS-enabled number)'],
+			['+441632960099', '+441632960099 (approved caller ID)'],
+			['Acme', 'Acme (a name: cannot receive replies)'],
+		]);
 	});
 
 	test('phone book entries of the chosen customer', async () => {
