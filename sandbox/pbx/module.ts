@@ -8,7 +8,7 @@ import { addRefusals, clearRefusals, listRefusals } from '../core/refusals';
 import type { SandboxContext, SandboxModule } from '../core/server';
 import { routeHandler } from '../core/server';
 import { parseTime, platformTime } from '../core/time';
-import { makeWav } from '../core/wav';
+import { makeWav, wavBytes } from '../core/wav';
 import type {
 	Bundle,
 	CallRecord,
@@ -23,6 +23,8 @@ import type {
 	Sound,
 } from './seed';
 import { seedPbx } from './seed';
+import type { CreditChange, OutboundSmsInput, RecordingInput, SmsOutcome, SmsStatusChange } from './playback';
+import { PbxPlayback, SMS_OUTCOMES } from './playback';
 import type { PbxEvent, StreamFaults, StreamSettings } from './stream';
 import { DEFAULT_STREAM_SETTINGS, PbxStream, streamFaultProblems } from './stream';
 import { currentTime } from '../core/clock';
@@ -74,6 +76,8 @@ export interface PbxSettings {
 	 * header on page 1 only, `unpaged` every row in one answer whatever the page.
 	 */
 	csvPages: 'header' | 'firstHeader' | 'unpaged';
+	/** What messages sent through the API become: see `SMS_OUTCOMES` (playback.ts). */
+	smsOutcome: SmsOutcome;
 }
 
 const DEFAULT_SETTINGS: PbxSettings = {
@@ -82,6 +86,7 @@ const DEFAULT_SETTINGS: PbxSettings = {
 	smsDelayMs: 300,
 	tokenLifetimeSeconds: 300,
 	csvPages: 'header',
+	smsOutcome: 'auto',
 };
 
 type Rep = Record<string, unknown>;
@@ -101,11 +106,6 @@ function csvCell(value: unknown): string {
 	return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-export function isDeliverableNumber(value: string): boolean {
-	const digits = value.replace(/[\s()-]/g, '');
-	return /^\+?\d{6,15}$/.test(digits) && !digits.replace(/^\+/, '').startsWith('4400');
-}
-
 export class PbxSandbox implements SandboxModule {
 	readonly name = 'pbx';
 	readonly prefix = PBX_PREFIX;
@@ -115,11 +115,20 @@ export class PbxSandbox implements SandboxModule {
 	data: PbxData = seedPbx();
 	private tokens = new Map<string, Token>();
 	private windows = new Map<string, RateWindow>();
-	private timers = new Set<NodeJS.Timeout>();
 	private ids = new Map<string, number>();
 	private restartScope: 'stream' | 'api' = 'stream';
 	private restartRefusal: 503 | 'reset' = 503;
 	private readonly api: Router;
+	private readonly playback = new PbxPlayback({
+		data: () => this.data,
+		nextId: (kind, existing) => this.nextId(kind, existing),
+		publish: (customerId, event, values) => this.publish(customerId, event, values),
+		smsRep: (message) => this.smsRep(message),
+		recordingRep: (recording) => this.recordingRep(recording),
+		creditRep: (customerId) => this.creditRep(customerId),
+		smsDelayMs: () => this.settings.smsDelayMs,
+		smsOutcome: () => this.settings.smsOutcome,
+	});
 
 	constructor(private readonly context: SandboxContext) {
 		this.api = this.buildApi();
@@ -139,8 +148,7 @@ export class PbxSandbox implements SandboxModule {
 	}
 
 	reset(): void {
-		for (const timer of this.timers) clearTimeout(timer);
-		this.timers.clear();
+		this.playback.reset();
 		this.stream.closeAll();
 		this.stream.settings = { ...DEFAULT_STREAM_SETTINGS };
 		this.data = seedPbx();
@@ -196,7 +204,7 @@ export class PbxSandbox implements SandboxModule {
 	}
 
 	close(): void {
-		for (const timer of this.timers) clearTimeout(timer);
+		this.playback.reset();
 		this.stream.closeAll();
 	}
 
@@ -279,14 +287,6 @@ export class PbxSandbox implements SandboxModule {
 		const current = this.ids.get(kind) ?? Math.max(0, ...existing.map((e) => Number(e.id) || 0));
 		this.ids.set(kind, current + 1);
 		return String(current + 1);
-	}
-
-	private later(ms: number, action: () => void): void {
-		const timer = setTimeout(() => {
-			this.timers.delete(timer);
-			action();
-		}, ms);
-		this.timers.add(timer);
 	}
 
 	// ---- representations --------------------------------------------------------------
@@ -391,7 +391,7 @@ export class PbxSandbox implements SandboxModule {
 			uri: this.url(`/customers/${s.customerId}/sounds/${s.id}`),
 			created: this.time(s.created, s.id),
 			name: s.name,
-			size: makeWav(s.seconds).length,
+			size: wavBytes(s.seconds),
 			...(s.type === 'music' ? { enabled: s.enabled ?? true } : {}),
 		};
 	}
@@ -404,10 +404,20 @@ export class PbxSandbox implements SandboxModule {
 			direction: r.direction,
 			partyId: r.partyId,
 			started: this.time(r.started, r.id),
-			size: makeWav(r.seconds).length,
+			size: r.bytes ?? wavBytes(r.seconds),
 			callId: r.callId,
 			linkedId: r.linkedId,
 			endpoint: this.url(`/customers/${r.customerId}/endpoints/${r.endpointId}`),
+		};
+	}
+
+	private creditRep(customerId: string): Rep {
+		const credit = this.data.credit[customerId];
+		return {
+			type: 'creditstatus',
+			uri: this.url(`/customers/${customerId}/creditstatus`),
+			accountType: credit.accountType,
+			balance: credit.balance,
 		};
 	}
 
@@ -612,12 +622,7 @@ export class PbxSandbox implements SandboxModule {
 				created: new Date(currentTime()),
 			};
 			this.data.sms.push(message);
-			this.later(this.settings.smsDelayMs, () => {
-				const delivered = isDeliverableNumber(message.to);
-				message.sendStatus = delivered ? 'SENT' : 'FAILED';
-				message.deliveryStatus = delivered ? 1 : 16;
-				this.publish(customer.id, 'smsdelivered', {});
-			});
+			this.playback.scheduleOutcome(message);
 			const rep = this.smsRep(message);
 			send(res, 201, rep, { Location: String(rep.uri) });
 		});
@@ -703,8 +708,9 @@ export class PbxSandbox implements SandboxModule {
 		});
 		r.add('GET', '/customers/:customerId/recordings/:recordingId', (req, res) => {
 			const recording = this.findOne(this.data.recordings, req, 'recordingId');
-			if (wantsWav(req) && !(req as PbxRequest).forceJson) wav(res, recording.seconds);
-			else ok(res, this.recordingRep(recording));
+			if (!wantsWav(req) || (req as PbxRequest).forceJson) ok(res, this.recordingRep(recording));
+			else if (recording.bytes !== undefined) this.playback.streamRecording(res, recording.bytes);
+			else wav(res, recording.seconds);
 		});
 
 		// Read-only collections
@@ -723,16 +729,7 @@ export class PbxSandbox implements SandboxModule {
 		readOnly('phonenumbers', () => this.data.phoneNumbers, (n) => this.phoneNumberRep(n));
 		readOnly('outgoingcallerids', () => this.data.callerIds, (c) => this.callerIdRep(c));
 		readOnly('callbundles', () => this.data.bundles, (b) => this.bundleRep(b));
-		r.add('GET', '/customers/:customerId/creditstatus', (req, res) => {
-			const customer = this.customer(req);
-			const credit = this.data.credit[customer.id];
-			ok(res, {
-				type: 'creditstatus',
-				uri: this.url(`/customers/${customer.id}/creditstatus`),
-				accountType: credit.accountType,
-				balance: credit.balance,
-			});
-		});
+		r.add('GET', '/customers/:customerId/creditstatus', (req, res) => ok(res, this.creditRep(this.customer(req).id)));
 
 		// Token generator and stream
 		r.add('GET', '/tokengenerator', (req, res) => {
@@ -899,11 +896,38 @@ export class PbxSandbox implements SandboxModule {
 		return { sms: this.smsRep(message), delivered };
 	}
 
+	/** A recording, late for a finished call if `callId` names one; answers it as GET does. */
+	injectRecording(input: RecordingInput = {}): Rep {
+		return this.playback.injectRecording(input);
+	}
+
+	/** An outgoing SMS exactly as given (default PENDING, no deliveryStatus); a delivery status publishes `smsdelivered`. */
+	injectOutboundSms(input: OutboundSmsInput = {}): { sms: Rep; delivered: number } {
+		return this.playback.injectOutboundSms(input);
+	}
+
+	/** Changes an outgoing SMS's statuses now (deliveryStatus null removes it). */
+	setSmsStatus(id: string, change: SmsStatusChange = {}): { sms: Rep; delivered: number } {
+		return this.playback.setSmsStatus(id, change);
+	}
+
+	/** Sets a customer's balance and/or account type; answers the creditstatus. */
+	setCredit(customerId: string | undefined, change: CreditChange = {}): Rep {
+		return this.playback.setCredit(customerId, change);
+	}
+
 	private buildAdmin(): Router {
 		const r = new Router();
 		const input = (req: SandboxRequest) => jsonBody<Record<string, unknown>>(req) ?? {};
 		r.add('POST', '/calls/incoming', (req, res) => send(res, 200, this.injectIncomingCall(input(req))));
 		r.add('POST', '/sms/inbound', (req, res) => send(res, 200, this.injectInboundSms(input(req))));
+		r.add('POST', '/sms/outbound', (req, res) => send(res, 200, this.injectOutboundSms(input(req))));
+		r.add('POST', '/sms/:id/status', (req, res) => send(res, 200, this.setSmsStatus(req.params.id, input(req))));
+		r.add('POST', '/recordings', (req, res) => send(res, 200, this.injectRecording(input(req))));
+		r.add('POST', '/credit', (req, res) => {
+			const { customerId, ...change } = input(req) as CreditChange & { customerId?: string };
+			send(res, 200, this.setCredit(customerId, change));
+		});
 		r.add('POST', '/events', async (req, res) => {
 			const body = input(req) as { customerId?: string; event?: string; values?: Record<string, unknown>; count?: number; ratePerSecond?: number };
 			const count = body.count ?? 1;
@@ -948,7 +972,11 @@ export class PbxSandbox implements SandboxModule {
 		});
 		r.add('DELETE', '/refuse', (_req, res) => send(res, 200, { removed: this.clearRefusals() }));
 		r.add('POST', '/settings', (req, res) => {
-			this.settings = { ...this.settings, ...(input(req) as Partial<PbxSettings>) };
+			const changes = input(req) as Partial<PbxSettings>;
+			if (changes.smsOutcome !== undefined && !SMS_OUTCOMES.includes(changes.smsOutcome)) {
+				throw new HttpError(400, { message: `smsOutcome must be one of ${SMS_OUTCOMES.join(', ')}`, field: 'smsOutcome' });
+			}
+			this.settings = { ...this.settings, ...changes };
 			this.windows.clear();
 			send(res, 200, this.settings);
 		});

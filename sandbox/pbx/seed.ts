@@ -88,6 +88,8 @@ export interface Recording {
 	partyId: string;
 	started: Date;
 	seconds: number;
+	/** The WAV's exact size when it was given (`injectRecording`): the audio is then streamed, never held. */
+	bytes?: number;
 	callId: string;
 	linkedId: string;
 	endpointId: string;
