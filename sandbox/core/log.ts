@@ -1,5 +1,6 @@
 import type { SandboxRequest } from './http';
 import { currentTime } from './clock';
+import { multipartType, parseMultipart, sniffBoundary } from './multipart';
 
 export interface LoggedRequest {
 	seq: number;
@@ -35,6 +36,21 @@ function redactHeaders(headers: SandboxRequest['headers']): Record<string, strin
 	return out;
 }
 
+/** A form's text fields, and its files by name, type and size (not their bytes). */
+function multipartSummary(type: string, body: Buffer): Record<string, unknown> | undefined {
+	const { multipart, boundary } = multipartType(type);
+	if (!multipart) return undefined;
+	try {
+		const parts = parseMultipart(body, boundary ?? sniffBoundary(body) ?? '', { maxBytes: Number.MAX_SAFE_INTEGER, maxParts: 1000 });
+		return {
+			fields: Object.fromEntries(parts.filter((p) => p.filename === undefined).map((p) => [p.name, p.data.toString('utf8').slice(0, 10_000)])),
+			files: parts.filter((p) => p.filename !== undefined).map((p) => ({ name: p.name, filename: p.filename, contentType: p.contentType ?? null, bytes: p.data.length })),
+		};
+	} catch {
+		return undefined;
+	}
+}
+
 function bodyForLog(req: SandboxRequest): unknown {
 	if (req.body.length === 0) return undefined;
 	const text = req.body.toString('utf8');
@@ -45,6 +61,8 @@ function bodyForLog(req: SandboxRequest): unknown {
 		// not JSON after all: logged as text below
 	}
 	if (/x-www-form-urlencoded/i.test(type)) return Object.fromEntries(new URLSearchParams(text));
+	const multipart = multipartSummary(type, req.body);
+	if (multipart) return multipart;
 	return text.length > 10_000 ? `${text.slice(0, 10_000)}…` : text;
 }
 

@@ -23,6 +23,8 @@ export interface SandboxModule {
 	handle(req: SandboxRequest, res: ServerResponse): unknown;
 	/** Admin routes, served under `/_sandbox/<name>`. */
 	admin?: Router;
+	/** The largest request body the API takes (default 20 MiB); a larger one is answered 413. */
+	maxBodyBytes?: number;
 	/** Base URL and demo credentials, for the startup line and tests. */
 	info(baseUrl: string): Record<string, unknown>;
 	reset(): void;
@@ -49,9 +51,9 @@ function splitPath(rawUrl: string): { path: string; search: string } {
 	return { path: rawPath, search: index < 0 ? '' : rawUrl.slice(index + 1) };
 }
 
-async function toSandboxRequest(raw: IncomingMessage, prefix: string): Promise<SandboxRequest> {
+async function toSandboxRequest(raw: IncomingMessage, prefix: string, maxBodyBytes?: number): Promise<SandboxRequest> {
 	const { path, search } = splitPath(raw.url ?? '/');
-	const body = await readBody(raw);
+	const body = await readBody(raw, maxBodyBytes);
 	const method = (raw.method ?? 'GET').toUpperCase();
 	return {
 		method,
@@ -165,7 +167,7 @@ export async function startSandboxServer(
 			}
 			const module = modules.find((m) => pathOnly === m.prefix || pathOnly.startsWith(`${m.prefix}/`));
 			if (!module) throw new HttpError(404, { message: `No API at ${pathOnly}` });
-			const req = await toSandboxRequest(raw, module.prefix);
+			const req = await toSandboxRequest(raw, module.prefix, module.maxBodyBytes);
 			const entry = context.log.record(module.name, req);
 			res.on('finish', () => {
 				// The module may have changed the method (`_method`) after the entry was made.

@@ -6,6 +6,8 @@ import type { SandboxContext, SandboxModule } from '../core/server';
 import { routeHandler } from '../core/server';
 import type { TemplateContext } from './template';
 import { TemplateError, matchToolName, renderText, renderValue } from './template';
+import type { TranscriptionRecord } from './transcription';
+import { TRANSCRIPTION_BODY_BYTES, transcribe } from './transcription';
 import { currentTime } from '../core/clock';
 
 /**
@@ -328,10 +330,14 @@ class ToolNameRefused extends Error {}
 export class LlmSandbox implements SandboxModule {
 	readonly name = 'llm';
 	readonly prefix = LLM_PREFIX;
+	/** Room for an audio file as large as OpenAI takes (25 MB) and the form around it. */
+	readonly maxBodyBytes = TRANSCRIPTION_BODY_BYTES;
 	readonly admin: Router;
 	settings: LlmSettings = { ...DEFAULT_LLM_SETTINGS };
 	scripts: Script[] = [];
 	records: ModelRequestRecord[] = [];
+	/** The `/audio/transcriptions` requests; `seq` is shared with `records`, so both sort into one order. */
+	transcriptions: TranscriptionRecord[] = [];
 	private seq = 0;
 	private scriptSeq = 0;
 	private callSeq = 0;
@@ -359,6 +365,7 @@ export class LlmSandbox implements SandboxModule {
 		this.settings = { ...DEFAULT_LLM_SETTINGS, models: [...DEFAULT_LLM_SETTINGS.models] };
 		this.scripts = [];
 		this.records = [];
+		this.transcriptions = [];
 		this.seq = 0;
 		this.scriptSeq = 0;
 		this.callSeq = 0;
@@ -630,6 +637,16 @@ export class LlmSandbox implements SandboxModule {
 		});
 	}
 
+	/** `POST /audio/transcriptions`: answered and recorded (errors too), after `latencyMs`. */
+	private async transcription(req: SandboxRequest, res: ServerResponse): Promise<void> {
+		const started = performance.now();
+		const answer = transcribe(String(req.headers['content-type'] ?? ''), req.body);
+		await this.sleep(this.settings.latencyMs);
+		this.transcriptions.push({ seq: ++this.seq, time: new Date(currentTime()).toISOString(), ...answer.record, elapsedMs: Math.round(performance.now() - started) });
+		if (this.transcriptions.length > MAX_RECORDS) this.transcriptions.splice(0, this.transcriptions.length - MAX_RECORDS);
+		send(res, answer.status, answer.body, typeof answer.body === 'string' ? { 'Content-Type': 'text/plain; charset=utf-8' } : {});
+	}
+
 	private buildApi(): Router {
 		const r = new Router();
 		const modelRep = (id: string) => ({ id, object: 'model', created: 1_767_225_600, owned_by: 'sandbox' });
@@ -640,6 +657,7 @@ export class LlmSandbox implements SandboxModule {
 		});
 		r.add('POST', '/chat/completions', async (req, res) => await this.chatCompletions(req, res));
 		r.add('POST', '/responses', async (req, res) => await this.responses(req, res));
+		r.add('POST', '/audio/transcriptions', async (req, res) => await this.transcription(req, res));
 		return r;
 	}
 
@@ -701,6 +719,14 @@ export class LlmSandbox implements SandboxModule {
 		});
 		r.add('DELETE', '/requests', (_req, res) => {
 			this.records = [];
+			send(res, 204);
+		});
+		r.add('GET', '/transcriptions', (req, res) => {
+			const since = Number(queryValue(req.query, 'since') ?? 0) || 0;
+			send(res, 200, this.transcriptions.filter((record) => record.seq > since));
+		});
+		r.add('DELETE', '/transcriptions', (_req, res) => {
+			this.transcriptions = [];
 			send(res, 204);
 		});
 		r.add('GET', '/settings', (_req, res) => send(res, 200, this.settings));
