@@ -16,7 +16,7 @@ import { currentTime } from '../core/clock';
  * through the admin API instead of thinking: "call tool X with these arguments", "answer with
  * this text, quoting the last tool result". It records every request (the tools offered with
  * their JSON schemas, the messages) so tests can assert on what n8n sent to the model. No real
- * model, no network.
+ * model, no network. It also transcribes audio (`/audio/transcriptions`, see transcription.ts).
  */
 
 export const LLM_PREFIX = '/llm/v1';
