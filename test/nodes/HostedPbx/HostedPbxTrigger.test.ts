@@ -18,6 +18,8 @@ const streamRequests = () => sandbox.context.log.list({ pathPrefix: '/api/v1/str
 const callsPath = '/api/v1/customers/me/calls';
 const callRequests = () => sandbox.context.log.list({ pathPrefix: callsPath }).length;
 const callers = (items: IDataObject[] | null) => (items ?? []).map((item) => item.fromNumber);
+/** The id of a record the sandbox answered with (the last segment of its uri). */
+const idOf = (rep: IDataObject) => String(rep.uri).split('/').pop()!;
 /** A sandbox record time this many seconds before the clock's now. */
 const ago = (seconds: number) => new Date(time.clock.now() - seconds * 1000).toISOString();
 
@@ -337,6 +339,105 @@ describe('missed live events read back from the history', () => {
 		await waitFor(() => streamCount() === 2);
 		await time.clock.advance(10_000);
 		expect([published.emitted, disabled.emitted, callRequests()]).toEqual([[], [], 0]);
+	});
+});
+
+describe('events the platform keeps as records: new recordings, text statuses, credit', () => {
+	test('New Recording: each recording once, several sharing a timestamp and one arriving late for a finished call; the record as it is', async () => {
+		const active = node({ events: ['newRecording'] });
+		expect(await active.poll()).toBeNull();
+		const at = ago(0);
+		sandbox.pbx.injectRecording({ partyId: '+447700900701', created: at });
+		sandbox.pbx.injectRecording({ partyId: '+447700900702', created: at });
+		// The seed's first call finished long ago: its recording arrives only now.
+		const late = sandbox.pbx.injectRecording({ callId: 'c-1000' });
+		const items = (await active.poll())!;
+		expect(items.map((item) => item.partyId).sort()).toEqual(['+447700900001', '+447700900701', '+447700900702']);
+		expect(items.find((item) => item.callId === 'c-1000')).toMatchObject({ event: 'newRecording', id: idOf(late), linkedId: 'c-1000', direction: 'IN', started: expect.any(String), size: expect.any(Number) });
+		expect(await active.poll()).toBeNull();
+	});
+
+	test('New Recording with Include Call Details and Download Audio: the call and the WAV; a failed download keeps the event and says why', async () => {
+		const active = node({ events: ['newRecording'], options: { includeCallDetails: true, downloadAudio: true } });
+		await active.poll();
+		sandbox.pbx.injectRecording({ callId: 'c-1000', seconds: 2 });
+		sandbox.pbx.injectRecording({ partyId: '+447700900703', bytes: 64 * 1024 * 1024 + 1 });
+		sandbox.context.log.clear();
+		const items = (await active.poll())!;
+		const withCall = items.find((item) => item.callId === 'c-1000')!;
+		expect(withCall.call).toMatchObject({ callId: 'c-1000', direction: 'IN', fromNumber: '+447700900001' });
+		expect(withCall.audioError).toBeUndefined();
+		const noCall = items.find((item) => item.partyId === '+447700900703')!;
+		expect(noCall).toMatchObject({ call: null, callError: expect.stringMatching(/No call/), audioError: expect.stringMatching(/larger than 64 MiB/) });
+		// One history read per recording for its call, one download each.
+		const paths = sandbox.context.log.list({ pathPrefix: '/api/v1/' }).map((r) => r.path.replace(/\/\d+$/, '/{id}'));
+		expect(paths.filter((p) => p === '/api/v1/customers/me/calls')).toHaveLength(2);
+		expect(paths.filter((p) => p === '/api/v1/customers/me/recordings/{id}')).toHaveLength(2);
+	});
+
+	test('New Recording as n8n runs it: the WAV arrives as binary data named after the recording', async () => {
+		const active = node({ events: ['newRecording'], options: { downloadAudio: true, audioProperty: 'audio' } });
+		await active.poll();
+		const recording = sandbox.pbx.injectRecording({ seconds: 1 });
+		const binary = await active.pollBinary();
+		expect(binary).toEqual([{ audio: expect.objectContaining({ fileName: `recording-${idOf(recording)}.wav`, mimeType: 'audio/wav' }) }]);
+	});
+
+	test('Text Status Changed: a text is emitted once when it fails, is rejected or delivered, and once when its window ends without a final status', async () => {
+		const active = node({ events: ['textStatus'], textOutcomes: ['failed', 'delivered', 'noFinalStatus'], options: { statusWindowMinutes: 5 } });
+		const failed = sandbox.pbx.injectOutboundSms({ to: '+447700900711' }).sms;
+		const delivered = sandbox.pbx.injectOutboundSms({ to: '+447700900712' }).sms;
+		const stuck = sandbox.pbx.injectOutboundSms({ to: '+447700900713', sendStatus: 'SENT', deliveryStatus: 4 }).sms;
+		expect(await active.poll()).toBeNull();
+		sandbox.pbx.setSmsStatus(idOf(failed), { sendStatus: 'FAILED' });
+		sandbox.pbx.setSmsStatus(idOf(delivered), { sendStatus: 'SENT', deliveryStatus: 1 });
+		expect(((await active.poll()) ?? []).map((item) => [item.to, item.outcome, item.deliveryStatusText])).toEqual([
+			['+447700900711', 'failed', null],
+			['+447700900712', 'delivered', 'delivered to handset'],
+		]);
+		expect(await active.poll()).toBeNull();
+		await time.clock.advance(5 * 60_000);
+		expect(((await active.poll()) ?? []).map((item) => [item.id, item.outcome])).toEqual([[idOf(stuck), 'noFinalStatus']]);
+		await time.clock.advance(60_000);
+		expect(await active.poll()).toBeNull();
+	});
+
+	test('Text Status Changed shares the SMS list read with inbound SMS: one request a poll', async () => {
+		const active = node({ events: ['textStatus', 'inboundSms'] });
+		await active.poll();
+		sandbox.context.log.clear();
+		sandbox.pbx.injectInboundSms({ from: '+447700900714', body: 'hi' });
+		const sent = sandbox.pbx.injectOutboundSms({ to: '+447700900715' }).sms;
+		sandbox.pbx.setSmsStatus(idOf(sent), { sendStatus: 'SENT', deliveryStatus: 16 });
+		expect(((await active.poll()) ?? []).map((item) => item.event).sort()).toEqual(['inboundSms', 'textStatus']);
+		expect(sandbox.context.log.list({ pathPrefix: '/api/v1/customers/me/sms' })).toHaveLength(1);
+	});
+
+	test('Credit Low: once at the first poll when already low, never again while low, again after the balance was back above', async () => {
+		const active = node({ events: ['creditLow'], creditThreshold: 5 });
+		sandbox.pbx.setCredit('1001', { balance: 3 });
+		expect(await active.poll()).toEqual([{ event: 'creditLow', balance: 3, threshold: 5, low: true, accountType: 'PREPAID', currency: 'GBP', checkedAt: expect.any(String) }]);
+		sandbox.pbx.setCredit('1001', { balance: 2 });
+		expect(await active.poll()).toBeNull();
+		sandbox.pbx.setCredit('1001', { balance: 12 });
+		expect(await active.poll()).toBeNull();
+		sandbox.pbx.setCredit('1001', { balance: 4.5 });
+		expect(await active.poll()).toEqual([expect.objectContaining({ balance: 4.5, low: true })]);
+		// Stored with the emit: a restart while low does not alert again.
+		const restarted = node({ events: ['creditLow'], creditThreshold: 5 }, { staticData: active.stored() });
+		expect(await restarted.poll()).toBeNull();
+	});
+
+	test('a test run shows one item of each: the newest recording, the newest text with a final status, the balance', async () => {
+		sandbox.pbx.injectRecording({ partyId: '+447700900716' });
+		const sent = sandbox.pbx.injectOutboundSms({ to: '+447700900717' }).sms;
+		sandbox.pbx.setSmsStatus(idOf(sent), { sendStatus: 'FAILED' });
+		const items = await node({ events: ['newRecording', 'textStatus', 'creditLow'], creditThreshold: 100 }).poll('manual');
+		expect(items!.map((item) => [item.event, item.partyId ?? item.to ?? item.balance])).toEqual([
+			['newRecording', '+447700900716'],
+			['textStatus', '+447700900717'],
+			['creditLow', 42.5],
+		]);
 	});
 });
 

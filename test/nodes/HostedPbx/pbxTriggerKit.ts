@@ -22,6 +22,8 @@ export interface ActiveTrigger {
 	activate: (options?: { mode?: 'trigger' | 'manual'; activation?: WorkflowActivateMode }) => Promise<ITriggerResponse>;
 	/** poll(): one Poll Time; n8n stores the static data after the first (at activation) and whenever items come back. */
 	poll: (mode?: 'trigger' | 'manual') => Promise<IDataObject[] | null>;
+	/** poll() keeping only each item's binary data. */
+	pollBinary: () => Promise<Array<INodeExecutionData['binary']> | null>;
 	/** The node's static data in memory. */
 	staticData: () => IDataObject;
 	/** What a restart of n8n would hand the trigger. */
@@ -74,6 +76,11 @@ export function triggerNode(
 			if (mode === 'trigger' && (result || !polled)) setup.persist();
 			polled = true;
 			return result ? result[0].map((item) => item.json) : null;
+		},
+		pollBinary: async () => {
+			const result = await node.poll.call(setup.poll('trigger'));
+			polled = true;
+			return result ? result[0].map((item) => item.binary) : null;
 		},
 		staticData: () => setup.workflow.getStaticData('node', { name: NODE_NAME } as never),
 		stored: setup.stored,
