@@ -1,4 +1,5 @@
 import { ConvaiSandbox, convaiModule } from './agent/module';
+import { CrmSandbox, crmModule } from './crm/module';
 import type { ModuleFactory, RunningSandbox } from './core/server';
 import { startSandboxServer } from './core/server';
 import { IntelligenceSandbox, intelligenceModule } from './intelligence/module';
@@ -7,7 +8,7 @@ import { PbxSandbox, pbxModule } from './pbx/module';
 import { WholesaleSandbox, wholesaleModule } from './wholesale/module';
 
 /** Every API the sandbox serves, on one port under the spec's own prefixes. */
-export const MODULES: ModuleFactory[] = [pbxModule, convaiModule, intelligenceModule, wholesaleModule, llmModule];
+export const MODULES: ModuleFactory[] = [pbxModule, convaiModule, intelligenceModule, wholesaleModule, llmModule, crmModule];
 
 export interface Sandbox extends RunningSandbox {
 	pbx: PbxSandbox;
@@ -16,6 +17,8 @@ export interface Sandbox extends RunningSandbox {
 	wholesale: WholesaleSandbox;
 	/** The scripted model (an OpenAI-compatible endpoint for the AI Agent tests). */
 	llm: LlmSandbox;
+	/** A CRM stand-in that keeps notes (the recipes that log to a CRM). */
+	crm: CrmSandbox;
 }
 
 export async function startSandbox(options: { port?: number; host?: string } = {}): Promise<Sandbox> {
@@ -26,5 +29,6 @@ export async function startSandbox(options: { port?: number; host?: string } = {
 		intelligence: running.modules.intelligence as IntelligenceSandbox,
 		wholesale: running.modules.wholesale as WholesaleSandbox,
 		llm: running.modules.llm as LlmSandbox,
+		crm: running.modules.crm as CrmSandbox,
 	});
 }

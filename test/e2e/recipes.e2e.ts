@@ -32,6 +32,9 @@ const ID = {
 	lastNode: 'e2eLastNodeAnsw1',
 	withValues: 'e2eWithValues001',
 	immediately: 'e2eImmediately01',
+	recordingToCrm: 'tpRecordingToCrm',
+	textFailed: 'tpTextFailedCall',
+	creditLow: 'tpCreditLowAlert',
 };
 const VALUES_AGENT = 'agent_e2e_values';
 const IMMEDIATE_AGENT = 'agent_e2e_immediate';
@@ -153,7 +156,7 @@ describe(`the recipes in a real n8n with active triggers (target ${process.env.T
 		n8n = await N8nInstance.create();
 		const t0 = Date.now();
 		await n8n.importCredentials(sandboxCredentials(sandbox.url));
-		const workflows = exampleFiles().map(loadExample);
+		const workflows = exampleFiles().map((file) => loadExample(file, sandbox.url));
 		await n8n.importWorkflows([...workflows, inboundSmsWorkflow(), lastNodeWorkflow(), ...immediateWorkflows()]);
 		const t1 = Date.now();
 		await n8n.start();
@@ -173,25 +176,52 @@ describe(`the recipes in a real n8n with active triggers (target ${process.env.T
 	test('every example is a workflow of this package and built-in nodes, with a fixed id and the sandbox credentials', () => {
 		const files = exampleFiles();
 		expect(files).toEqual([
+			'credit-low-alert.json',
 			'incoming-call-lookup.json',
 			'live-analysis-alert.json',
 			'missed-call-sms-back.json',
 			'post-call-summary-sms.json',
+			'recording-transcript-crm.json',
+			'text-failed-call-instead.json',
 			'voice-agent-precall-lookup.json',
 		]);
 		for (const file of files) {
 			const wf = loadExample(file);
 			expect(wf.id).toMatch(/^[0-9A-Za-z]{16}$/);
 			for (const node of wf.nodes as Array<Record<string, any>>) {
-				expect(node.type).toMatch(new RegExp(`^(${PKG}\\.|n8n-nodes-base\\.)`));
+				expect(node.type).toMatch(new RegExp(`^(${PKG}\\.|n8n-nodes-base\\.|@n8n/n8n-nodes-langchain\\.openAi$)`));
 				for (const [type, ref] of Object.entries((node.credentials ?? {}) as Record<string, { id: string; name: string }>)) {
 					expect([
 						['hostedPbxApi', 'sandboxPbxCred01', 'Sandbox Hosted PBX'],
 						['platformApiKeyApi', 'sandboxKeyCred01', 'Sandbox Platform API Key'],
+						['openAiApi', 'sandboxLlmCred01', 'Sandbox Scripted Model'],
 					]).toContainEqual([type, ref.id, ref.name]);
 				}
 			}
 		}
+	});
+
+	test('the polled recipes at their Poll Times: a new recording transcribed into a CRM note, a failed text called instead, a low balance alerted once', async () => {
+		const since = await admin.lastSeq();
+		const recording = await admin.post<{ uri: string }>('/pbx/recordings', { callId: 'c-1000', seconds: 2 });
+		const recordingId = recording.uri.split('/').pop();
+		const text = await admin.post<{ sms: { uri: string } }>('/pbx/sms/outbound', { to: '+447700900777', body: 'Your appointment is at 10' });
+		await admin.post(`/pbx/sms/${text.sms.uri.split('/').pop()}/status`, { sendStatus: 'FAILED' });
+		await admin.post('/pbx/credit', { balance: 7.5 });
+		// n8n polls on whole minutes: each reaches its last node within two.
+		const [note, call, alert] = await Promise.all([
+			admin.until('the CRM note of the recording', async () => sandbox.crm.notes.find((n) => n.recordingId === recordingId), 150_000),
+			admin.waitForRequests({ api: 'pbx', method: 'POST', pathPrefix: '/api/v1/customers/me/calls', since }, (r) => r.body?.to === '+447700900777', { timeoutMs: 150_000 }),
+			smsSent(since, (body) => body.to === '+447700900990', 1, 150_000),
+		]);
+		expect(note).toMatchObject({ contact: '+447700900001', callId: 'c-1000', direction: 'IN', text: expect.stringMatching(/^Sandbox transcript: \d+ bytes of WAV audio, 2\.00 seconds/) });
+		expect(call).toHaveLength(1);
+		expect(alert[0].body.body).toMatch(/^Credit low: the balance is GBP 7.5 \(PREPAID\), below GBP 10\./);
+		// The next poll: still low, no second alert; the text is decided, no second call.
+		const polls = (await admin.requests({ api: 'pbx', pathPrefix: '/api/v1/customers/me/creditstatus', since })).length;
+		await admin.until('one more credit poll', async () => (await admin.requests({ api: 'pbx', pathPrefix: '/api/v1/customers/me/creditstatus', since })).length > polls, 90_000);
+		expect((await admin.requests({ api: 'pbx', method: 'POST', pathPrefix: SMS_PATH, since })).filter((r) => r.body?.to === '+447700900990')).toHaveLength(1);
+		expect((await admin.requests({ api: 'pbx', method: 'POST', pathPrefix: '/api/v1/customers/me/calls', since })).filter((r) => r.body?.to === '+447700900777')).toHaveLength(1);
 	});
 
 	test('activation started every trigger: PBX streams open, agent webhooks registered, the session stream open', async () => {

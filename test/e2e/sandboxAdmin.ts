@@ -103,8 +103,10 @@ export class SandboxAdmin {
 }
 
 /** An example workflow from `examples/`, parsed (a fresh copy each call). */
-export function loadExample(file: string): Record<string, any> {
-	return JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as Record<string, any>;
+/** An example workflow, its addresses of the sandbox pointed at `sandboxUrl` when given (a CRM stand-in, for one). */
+export function loadExample(file: string, sandboxUrl?: string): Record<string, any> {
+	const text = fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8');
+	return JSON.parse(sandboxUrl ? text.split(EXAMPLE_SANDBOX_URL).join(sandboxUrl) : text) as Record<string, any>;
 }
 
 /** Every example workflow file in `examples/`. */

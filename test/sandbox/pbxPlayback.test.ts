@@ -318,3 +318,16 @@ describe('credit', () => {
 		expect((await pbx('/customers/me/creditstatus')).body.balance).toBe(42.5);
 	});
 });
+
+describe('the CRM stand-in', () => {
+	test('keeps the notes posted to it and lists them; a note without text is refused', async () => {
+		const post = async (body: unknown) => await fetch(`${sandbox.url}/crm/v1/notes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+		const created = await post({ text: 'Caller asked for a quote', contact: '+447700900001' });
+		expect(created.status).toBe(201);
+		expect(await created.json()).toMatchObject({ id: '1', text: 'Caller asked for a quote', contact: '+447700900001', created: expect.any(String) });
+		expect((await post({ contact: 'x' })).status).toBe(400);
+		const listed = (await (await fetch(`${sandbox.url}/crm/v1/notes`)).json()) as { notes: unknown[] };
+		expect(listed.notes).toHaveLength(1);
+		expect(sandbox.crm.notes).toHaveLength(1);
+	});
+});

@@ -75,7 +75,7 @@ describe('the package in n8n queue mode: triggers, webhooks, binary data (1 main
 	};
 
 	beforeAll(async () => {
-		const recipes = exampleFiles().map(loadExample);
+		const recipes = exampleFiles().map((file) => loadExample(file));
 		// The invoice to download: the newest of account 123456 (the sandbox's seed is the same on every start).
 		const probe = await startSandbox({ port: 0, host: '127.0.0.1' });
 		let invoiceNumber: string;

@@ -19,7 +19,7 @@ const callsPath = '/api/v1/customers/me/calls';
 const callRequests = () => sandbox.context.log.list({ pathPrefix: callsPath }).length;
 const callers = (items: IDataObject[] | null) => (items ?? []).map((item) => item.fromNumber);
 /** The id of a record the sandbox answered with (the last segment of its uri). */
-const idOf = (rep: IDataObject) => String(rep.uri).split('/').pop()!;
+const idOf = (rep: { uri?: unknown }) => String(rep.uri).split('/').pop()!;
 /** A sandbox record time this many seconds before the clock's now. */
 const ago = (seconds: number) => new Date(time.clock.now() - seconds * 1000).toISOString();
 
