@@ -38,6 +38,7 @@ import type {
 	IRunExecutionData,
 	ITaskData,
 	IWebhookData,
+	IWebhookResponseData,
 	IWorkflowExecuteAdditionalData,
 	WorkflowActivateMode,
 	WorkflowExecuteMode,
@@ -291,6 +292,25 @@ export function contexts(setup: NodeSetup) {
 			),
 		loadOptions: () => new LoadOptionsContext(workflow, node, additionalData, 'parameters'),
 	};
+}
+
+/**
+ * What n8n 2.x does once webhook() has returned, unless the trigger answered itself: with
+ * responseMode onReceived it stores the execution, then answers the trigger's webhookResponse; a
+ * failure to store is answered 500 and nothing runs. Returns whether the execution was stored.
+ */
+export function answerAsN8n(
+	result: IWebhookResponseData,
+	answered: boolean,
+	response: { status: (code: number) => { json: (body: unknown) => void } },
+	storeFails: () => boolean = () => false,
+): boolean {
+	const stored = answered || !result.workflowData || !storeFails();
+	if (answered) return stored;
+	if (result.noWebhookResponse) response.status(500).json({ message: 'the trigger said it answers, and did not' });
+	else if (!stored) response.status(500).json({ message: 'Error in workflow' });
+	else response.status(200).json(result.webhookResponse ?? { message: 'Workflow was started' });
+	return stored;
 }
 
 /** A node that declares every credential of the package, for tests of the shared transport. */

@@ -16,7 +16,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, I
 
 import { WholesaleVoiceTrigger } from '../../../nodes/WholesaleVoice/WholesaleVoiceTrigger.node';
 import type { Sandbox } from '../../../sandbox';
-import { contexts, runNode } from '../../harness/n8n';
+import { answerAsN8n, contexts, runNode } from '../../harness/n8n';
 
 export const WEBHOOK_DATA = { webhookDescription: { name: 'default', httpMethod: 'POST', path: 'wholesale-voice' } } as unknown as IWebhookData;
 
@@ -121,15 +121,7 @@ export async function hostTrigger(parameters: INodeParameters, options: HostOpti
 			};
 			const context = built.webhook(WEBHOOK_DATA, request, response);
 			const result = await node.webhook.call(context);
-			// What n8n 2.x does when the trigger leaves the answer to it (responseMode onReceived):
-			// stores the execution, then answers the trigger's webhookResponse; a failure to store
-			// is answered 500 and nothing runs.
-			const stored = res.headersSent || !result.workflowData || !options.storeFails?.();
-			if (!res.headersSent) {
-				if (result.noWebhookResponse) res.writeHead(500).end('the trigger said it answers, and did not');
-				else if (!stored) response.status(500).json({ message: 'Error in workflow' });
-				else response.status(200).json(result.webhookResponse ?? { message: 'Workflow was started' });
-			}
+			const stored = answerAsN8n(result, res.headersSent, response, options.storeFails);
 			const emitted = stored ? (result.workflowData?.[0] ?? []).map((i) => i.json) : [];
 			deliveries.push({ status, body: sent, result, emitted });
 			if (stored && result.workflowData && options.execute !== false) {
