@@ -1,11 +1,14 @@
 // npm run bench [-- [--smoke] name ...]: runs the benchmarks in bench/ (all, or those named), each in
 // its own process, prints their figures and at the end a table of their summary lines.
 // --smoke (or BENCH_SMOKE=1): each benchmark once with tiny sizes and no target judged but the exact
-// ones (events lost, requests made): what CI runs, to see that every benchmark still runs.
+// ones (events lost, requests made): what CI runs, to see that every benchmark still runs. Its
+// benchmarks run BENCH_JOBS at a time (default 3: most of their time is starting Node.js, n8n's
+// code and a sandbox, and waiting), each one's output printed whole when it ends; a full run runs
+// one at a time, so that benchmarks do not measure each other.
 // BENCH_NODE=<path to a node binary> runs them on that Node.js instead of this one.
 // Exits 1 if a benchmark failed (it threw, or missed an exact target); a timing target missed is
 // printed as NOT met, and does not fail the run: on a shared machine that is noise as often as not.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -27,16 +30,32 @@ const folder = mkdtempSync(join(tmpdir(), 'bench-'));
 const summaries = join(folder, 'summaries.jsonl');
 const started = Date.now();
 console.log(`${smoke ? 'Smoke run' : 'Benchmarks'}: ${chosen.join(', ')} (Node.js ${process.version}, load average ${load()})`);
-const rows = [];
-for (const name of chosen) {
+const jobs = smoke ? Math.max(1, Number(process.env.BENCH_JOBS ?? 3)) : 1;
+
+/** One benchmark in its own process; with other jobs running, its output is held and printed whole at its end. */
+async function runOne(name) {
 	const t0 = Date.now();
-	const run = spawnSync(process.env.BENCH_NODE || process.execPath, ['--expose-gc', join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'bench', `${name}.ts`)], {
-		stdio: 'inherit',
+	const held = jobs > 1;
+	const child = spawn(process.env.BENCH_NODE || process.execPath, ['--expose-gc', join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'bench', `${name}.ts`)], {
+		stdio: held ? ['ignore', 'pipe', 'pipe'] : 'inherit',
 		cwd: root,
 		env: { ...process.env, BENCH_SMOKE: smoke ? '1' : '0', BENCH_SUMMARY_FILE: summaries },
 	});
-	rows.push({ name, status: run.status ?? run.signal, seconds: (Date.now() - t0) / 1000 });
+	const output = [];
+	if (held) for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => output.push(chunk));
+	const status = await new Promise((resolve) => child.on('close', (code, signal) => resolve(code ?? signal)));
+	if (held) process.stdout.write(`\n--- ${name}\n${Buffer.concat(output).toString()}`);
+	return { name, status, seconds: (Date.now() - t0) / 1000 };
 }
+
+const queue = [...chosen];
+const finished = [];
+await Promise.all(
+	Array.from({ length: Math.min(jobs, queue.length) }, async () => {
+		while (queue.length) finished.push(await runOne(queue.shift()));
+	}),
+);
+const rows = chosen.map((name) => finished.find((r) => r.name === name));
 const lines = readFileSync(summaries, { encoding: 'utf8', flag: 'a+' })
 	.split('\n')
 	.filter(Boolean)
