@@ -17,6 +17,9 @@ export function sized<T>(full: T, smoke: T): T {
 	return SMOKE ? smoke : full;
 }
 
+// Stopped (a smoke run's time limit): exit as on any failure, so that 'exit' handlers stop the sandbox.
+process.once('SIGTERM', () => process.exit(143));
+
 /** This benchmark's name: its file's. */
 const BENCHMARK = basename(process.argv[1] ?? 'bench', '.ts');
 
@@ -34,14 +37,14 @@ export async function startSandboxProcess(): Promise<SandboxProcess> {
 		env: { ...process.env, SANDBOX_PORT: '0' },
 		stdio: ['ignore', 'pipe', 'inherit'],
 	});
+	// A benchmark that fails or is stopped exits at once: its sandbox goes with it.
+	const orphaned = () => child.kill('SIGTERM');
+	process.once('exit', orphaned);
 	const firstLine = await new Promise<string>((resolve, reject) => {
 		const lines = createInterface({ input: child.stdout! });
 		lines.once('line', resolve);
 		child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
 	});
-	// A benchmark that fails exits at once: its sandbox goes with it.
-	const orphaned = () => child.kill('SIGTERM');
-	process.once('exit', orphaned);
 	const info = JSON.parse(firstLine) as { baseUrl: string };
 	const url = info.baseUrl;
 	return {

@@ -31,6 +31,8 @@ const summaries = join(folder, 'summaries.jsonl');
 const started = Date.now();
 console.log(`${smoke ? 'Smoke run' : 'Benchmarks'}: ${chosen.join(', ')} (Node.js ${process.version}, load average ${load()})`);
 const jobs = smoke ? Math.max(1, Number(process.env.BENCH_JOBS ?? 3)) : 1;
+/** A smoke benchmark still running after this long hangs: it is stopped and fails (a full run has no limit). */
+const SMOKE_LIMIT_MS = 300_000;
 
 /** One benchmark in its own process; with other jobs running, its output is held and printed whole at its end. */
 async function runOne(name) {
@@ -43,9 +45,12 @@ async function runOne(name) {
 	});
 	const output = [];
 	if (held) for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => output.push(chunk));
+	let hung = false;
+	const limit = smoke ? setTimeout(() => ((hung = true), child.kill('SIGTERM')), SMOKE_LIMIT_MS) : undefined;
 	const status = await new Promise((resolve) => child.on('close', (code, signal) => resolve(code ?? signal)));
+	clearTimeout(limit);
 	if (held) process.stdout.write(`\n--- ${name}\n${Buffer.concat(output).toString()}`);
-	return { name, status, seconds: (Date.now() - t0) / 1000 };
+	return { name, status: hung ? `stopped after ${SMOKE_LIMIT_MS / 1000} s` : status, seconds: (Date.now() - t0) / 1000 };
 }
 
 const queue = [...chosen];
@@ -64,7 +69,7 @@ rmSync(folder, { recursive: true, force: true });
 
 const table = rows.map(({ name, status, seconds }) => {
 	const line = lines.find((l) => l.name === name);
-	const result = status !== 0 ? `FAILED (exit ${status})` : (line?.verdict ?? 'no summary line');
+	const result = status !== 0 ? `FAILED (${typeof status === 'number' ? `exit ${status}` : status})` : (line?.verdict ?? 'no summary line');
 	return [name, line ? `${line.figure} (${line.target})` : '', result, `${seconds.toFixed(0)} s`];
 });
 const widths = [0, 1, 2, 3].map((i) => Math.max(...[['benchmark', 'figure (target)', 'result', 'time'], ...table].map((r) => r[i].length)));
