@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const all = readdirSync(join(root, 'bench')).filter((f) => f.endsWith('.ts') && f !== 'lib.ts').map((f) => f.replace(/\.ts$/, ''));
@@ -38,7 +38,9 @@ const SMOKE_LIMIT_MS = 300_000;
 async function runOne(name) {
 	const t0 = Date.now();
 	const held = jobs > 1;
-	const child = spawn(process.env.BENCH_NODE || process.execPath, ['--expose-gc', join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'bench', `${name}.ts`)], {
+	// tsx as a loader, not its CLI: the CLI starts a second Node.js process.
+	const tsx = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
+	const child = spawn(process.env.BENCH_NODE || process.execPath, ['--expose-gc', '--import', tsx, join(root, 'bench', `${name}.ts`)], {
 		stdio: held ? ['ignore', 'pipe', 'pipe'] : 'inherit',
 		cwd: root,
 		env: { ...process.env, BENCH_SMOKE: smoke ? '1' : '0', BENCH_SUMMARY_FILE: summaries },
