@@ -113,7 +113,14 @@ run(async () => {
 		for (let burst = 0; burst < BURSTS; burst++) {
 			const arrived = performance.now();
 			const batch = Array.from({ length: CONCURRENCY }, (_, k) => prepared[(offset + burst * CONCURRENCY + k) % prepared.length]);
-			await Promise.all(batch.map(async (d) => await deliverDirect(d, () => answers.push(performance.now() - arrived))));
+			// Each delivery in its own macrotask, as each HTTP request is: its answer, written once its
+			// webhook() has returned, leaves before the next delivery runs rather than after the burst.
+			await Promise.all(
+				batch.map(async (d) => {
+					await new Promise(setImmediate);
+					await deliverDirect(d, () => answers.push(performance.now() - arrived));
+				}),
+			);
 			burstTimes.push(performance.now() - arrived);
 		}
 		const seconds = (performance.now() - started) / 1000;
