@@ -47,7 +47,7 @@ run(async () => {
 		{ name: 'peak heap sampled every 50 ms (above start)', value: (Math.max(peakHeap, heldHeap) - baseHeap) / 1e6, unit: 'MB' },
 	]);
 	summary(
-		`${polls} polls while waiting, collected ${num(delay, 2)} s after ready, heap ${num((heldHeap - baseHeap) / 1e6)} MB with the ${num(ROWS)} items held`,
+		`${polls} polls while waiting, collected ${num(delay, 3)} s after ready, heap ${num((heldHeap - baseHeap) / 1e6)} MB with the ${num(ROWS)} items held`,
 		'target ≤ 15 polls, ≤ 5 s',
 		figures,
 	);
