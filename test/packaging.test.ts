@@ -173,14 +173,14 @@ describe('npm run lint uses the rules of the scan', () => {
 	const script = `
 		import { ESLint } from 'eslint';
 		import { buildScanConfig } from '@n8n/scan-community-package/scanner/scanner.mjs';
-		const files = ${JSON.stringify(['nodes/HostedPbx/HostedPbx.node.ts', 'nodes/shared/transport.ts', 'credentials/HostedPbxApi.credentials.ts', 'package.json'])};
+		const files = ${JSON.stringify(['nodes/HostedPbx/HostedPbx.node.ts', 'nodes/shared/transport/client.ts', 'credentials/HostedPbxApi.credentials.ts', 'package.json'])};
 		const severity = (value) => { const s = Array.isArray(value) ? value[0] : value; return s === 'error' || s === 2 ? 2 : s === 'warn' || s === 1 ? 1 : 0; };
 		const rules = async (eslint, file) => Object.fromEntries(Object.entries((await eslint.calculateConfigForFile(file))?.rules ?? {}).map(([k, v]) => [k, severity(v)]));
 		const scan = new ESLint({ cwd: process.cwd(), overrideConfigFile: true, overrideConfig: await buildScanConfig() });
 		const lint = new ESLint({ cwd: process.cwd() });
 		const out = { files: {}, ignored: {} };
 		for (const file of files) out.files[file] = { scan: await rules(scan, file), lint: await rules(lint, file) };
-		for (const file of ['test/packaging.test.ts', 'sandbox/main.ts', 'bench/lib.ts', 'scripts/docs.ts', 'nodes/shared/transport.ts', 'credentials/HostedPbxApi.credentials.ts']) out.ignored[file] = await lint.isPathIgnored(file);
+		for (const file of ['test/packaging.test.ts', 'sandbox/main.ts', 'bench/lib.ts', 'scripts/docs.ts', 'nodes/shared/transport/client.ts', 'credentials/HostedPbxApi.credentials.ts']) out.ignored[file] = await lint.isPathIgnored(file);
 		process.stdout.write(JSON.stringify(out));
 	`;
 	let result: { files: Record<string, { scan: Record<string, number>; lint: Record<string, number> }>; ignored: Record<string, boolean> };
@@ -195,7 +195,7 @@ describe('npm run lint uses the rules of the scan', () => {
 			expect([file, errors.length > 0]).toEqual([file, true]);
 			expect([file, errors.filter((rule) => lint[rule] !== 2)]).toEqual([file, []]);
 		}
-		expect(result.files['nodes/shared/transport.ts'].lint['@n8n/community-nodes/no-restricted-globals']).toBe(2);
+		expect(result.files['nodes/shared/transport/client.ts'].lint['@n8n/community-nodes/no-restricted-globals']).toBe(2);
 		expect(result.files['package.json'].lint['@n8n/community-nodes/no-runtime-dependencies']).toBe(2);
 	});
 
@@ -211,7 +211,7 @@ describe('npm run lint uses the rules of the scan', () => {
 			'sandbox/main.ts': true,
 			'bench/lib.ts': true,
 			'scripts/docs.ts': true,
-			'nodes/shared/transport.ts': false,
+			'nodes/shared/transport/client.ts': false,
 			'credentials/HostedPbxApi.credentials.ts': false,
 		});
 	});

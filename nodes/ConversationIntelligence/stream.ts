@@ -4,7 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { platformApi } from '../shared/apis';
 import type { ApiPath, ApiRequest, ApiResponse } from '../shared/operation';
 import { answerKind, isRecord } from '../shared/responseShape';
-import { createClient } from '../shared/transport';
+import { createClient } from '../shared/transport/client';
 
 export const INTELLIGENCE_PATH = '/intelligence/v1';
 

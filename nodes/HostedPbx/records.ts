@@ -5,7 +5,7 @@ import { truncate } from '../shared/errors';
 import type { ApiResponse } from '../shared/operation';
 import { idFromUri } from '../shared/params';
 import { UnexpectedAnswer, isRecord } from '../shared/responseShape';
-import { parseJsonText } from '../shared/transport';
+import { parseJsonText } from '../shared/transport/body';
 import { isBlank } from '../shared/validation';
 
 /** How the Hosted PBX's answers become records: the list wrapper, one representation, parties and times. */

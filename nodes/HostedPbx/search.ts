@@ -4,7 +4,7 @@ import { hostedPbxApi } from '../shared/apis';
 import type { ApiPath } from '../shared/operation';
 import { idFromUri } from '../shared/params';
 import { isRecord } from '../shared/responseShape';
-import { createClient } from '../shared/transport';
+import { createClient } from '../shared/transport/client';
 import { CUSTOMER, customerPath, searchMethodName } from './fields';
 import { pbxRecords } from './records';
 

@@ -16,7 +16,7 @@ import { identifierIssue, integerInRange, issues } from '../shared/validation';
 import { compact, pairsToObject } from '../shared/params';
 import { triggerOf } from '../shared/triggers/lifecycle';
 import { DEFAULT_REMEMBER_IDS, DEFAULT_REMEMBER_MINUTES, forgetUnlessAcknowledged } from '../shared/triggers/recentIds';
-import { createClient } from '../shared/transport';
+import { createClient } from '../shared/transport/client';
 import { deliveryItem, isDelivery } from './trigger/events';
 import {
 	DEFAULT_TIMEOUT_MS,

@@ -5,7 +5,7 @@ import type { ApiPath, ApiResponse, OperationSpec, OutputItem, Params, Validatio
 import { findRecords } from '../shared/pagination';
 import { UnexpectedAnswer, isRecord } from '../shared/responseShape';
 import { describeValue, isBlank, phoneDigits, trunkPrefixIssue } from '../shared/validation';
-import { createClient } from '../shared/transport';
+import { createClient } from '../shared/transport/client';
 
 export const ACCOUNT_PATH = '/v3/accounts/{ACCOUNT}';
 export const VOICE_PATH = '/v3/voice/{ACCOUNT}';

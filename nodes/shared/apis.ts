@@ -5,7 +5,7 @@ import { accountIdProblem } from '../../credentials/WholesaleVoiceApi.credential
 import type { ApiFailure } from './errors';
 import { errorTextFromBody } from './errors';
 import { basicSecretForms, secretForms } from './redaction';
-import type { ApiDefinition, FailedResponse } from './transport';
+import type { ApiDefinition, FailedResponse } from './transport/client';
 
 /** The status line every API shares, with the platform's own text and a hint per status. */
 function standardFailure(

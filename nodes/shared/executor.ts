@@ -27,8 +27,8 @@ import type {
 import { FileOutput } from './operation';
 import type { RecordExtractor } from './pagination';
 import { collectList } from './pagination';
-import type { ApiDefinition } from './transport';
-import { createClient } from './transport';
+import type { ApiDefinition } from './transport/client';
+import { createClient } from './transport/client';
 
 /** Marks a parameter n8n does not hold (hidden by its display options): it reads as undefined. */
 const ABSENT = Symbol('absent');

@@ -13,7 +13,8 @@ import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workfl
 
 import { HostedPbx } from '../../nodes/HostedPbx/HostedPbx.node';
 import { WholesaleVoice } from '../../nodes/WholesaleVoice/WholesaleVoice.node';
-import { MAX_DOWNLOAD_BYTES, MIN_RETRY_DELAY_MS } from '../../nodes/shared/transport';
+import { MAX_DOWNLOAD_BYTES } from '../../nodes/shared/transport/body';
+import { MIN_RETRY_DELAY_MS } from '../../nodes/shared/transport/client';
 import { runNode } from '../harness/n8n';
 import type { TestServer } from '../harness/testServer';
 import { json, startTestServer } from '../harness/testServer';

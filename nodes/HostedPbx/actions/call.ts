@@ -6,7 +6,7 @@ import { FileOutput } from '../../shared/operation';
 import { csvRecords, parseCsv, afterHeaderRow } from '../../shared/csv';
 import { PBX_MAX_PAGE_SIZE } from '../../shared/pagination';
 import { compact, isoUtc } from '../../shared/params';
-import { MAX_DOWNLOAD_BYTES, MAX_DOWNLOAD_MIB } from '../../shared/transport';
+import { MAX_DOWNLOAD_BYTES, MAX_DOWNLOAD_MIB } from '../../shared/transport/body';
 import { countryCodeIssue, defaultCountryCodeField, describeValue, dialledNumber, integerInRange, isBlank, issues, nationalIssue, phoneDigits, required, trunkPrefixIssue } from '../../shared/validation';
 import { customerField, customerPath, endpointField } from '../fields';
 import { getManyOperation } from './collection';

@@ -6,7 +6,7 @@ import type { ApiClient } from '../../shared/operation';
 import type { Trigger } from '../../shared/triggers/lifecycle';
 import { budgetLow, credentialFingerprint, numericSettings, refusalMessage } from '../../shared/triggers/lifecycle';
 import { clock } from '../../shared/timers';
-import { createClient } from '../../shared/transport';
+import { createClient } from '../../shared/transport/client';
 import { createdAt } from '../records';
 import type { CreditState } from './credit';
 import { creditChange, creditItem, creditThresholdField, readCredit } from './credit';

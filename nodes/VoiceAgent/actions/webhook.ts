@@ -6,7 +6,7 @@ import { filtersField } from '../../shared/describe';
 import { asNodeError } from '../../shared/errors';
 import type { ResourceSpec } from '../../shared/operation';
 import { compact, pairsToObject } from '../../shared/params';
-import { createClient } from '../../shared/transport';
+import { createClient } from '../../shared/transport/client';
 import { headerIssues, httpUrl, identifierIssue, integerInRange, issues, oneOf, required } from '../../shared/validation';
 import {
 	DEFAULT_TIMEOUT_MS,

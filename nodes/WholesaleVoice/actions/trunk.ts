@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { wholesaleVoiceApi } from '../../shared/apis';
 import type { ApiPath, ApiResponse, OperationContext, RequestEnvironment, ResourceSpec } from '../../shared/operation';
 import { UnexpectedAnswer, isRecord } from '../../shared/responseShape';
-import { createClient } from '../../shared/transport';
+import { createClient } from '../../shared/transport/client';
 import { VOICE_PATH, asDisplayed, unwrap, wholesaleItems } from '../fields';
 import { validateTrunkDeletion, validateTrunkName, validateTrunkType, validateTrunkUpdate } from '../validation';
 

@@ -5,7 +5,7 @@ import { wholesaleVoiceApi } from '../../shared/apis';
 import type { OperationContext } from '../../shared/operation';
 import { FileOutput } from '../../shared/operation';
 import { collectList } from '../../shared/pagination';
-import { createClient } from '../../shared/transport';
+import { createClient } from '../../shared/transport/client';
 import { fetchReportFile, goneError, pollDelay, reportOutput } from '../reports';
 
 /**

@@ -7,8 +7,8 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { hostedPbxApi, wholesaleVoiceApi } from '../../../nodes/shared/apis';
-import type { ApiDefinition } from '../../../nodes/shared/transport';
-import { createClient } from '../../../nodes/shared/transport';
+import type { ApiDefinition } from '../../../nodes/shared/transport/client';
+import { createClient } from '../../../nodes/shared/transport/client';
 import { WholesaleVoice } from '../../../nodes/WholesaleVoice/WholesaleVoice.node';
 import { AllCredentialsNode, contexts, runNode } from '../../harness/n8n';
 import type { ReceivedRequest, TestServer } from '../../harness/testServer';

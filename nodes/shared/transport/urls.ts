@@ -1,0 +1,71 @@
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+
+import type { ValidationIssue } from '../operation';
+import { pathSegmentIssue } from '../validation';
+
+export function baseUrlOf(credentials: ICredentialDataDecryptedObject): string {
+	return String(credentials.baseUrl ?? '')
+		.trim()
+		.replace(/\/+$/, '');
+}
+
+export function joinUrl(base: string, path: string): string {
+	return `${base}/${path.replace(/^\/+/, '')}`;
+}
+
+/**
+ * Keeps only the path and query of a link the API gave, on the credential's own origin (scheme,
+ * host and port), so credentials never go elsewhere: not to another host, port or user name.
+ */
+export function rebase(link: string, base: string): string {
+	const target = new URL(link, `${base}/`);
+	if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error(`The API gave a link that is not a web address (${target.protocol})`);
+	return `${new URL(base).origin}${target.pathname}${target.search}`;
+}
+
+/** `entryId` → `Entry ID`, for path parameters the caller gave no label for. */
+function humanise(name: string): string {
+	return name.replace(/Id$/, 'ID').replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^\w/, (c) => c.toUpperCase());
+}
+
+/**
+ * Fills `{ACCOUNT}`-style variables (from the credential) and `{name}` parameters (user values),
+ * each checked as one path segment and URL-encoded. Returns the path, or the problems found.
+ */
+export function fillPath(
+	path: string,
+	pathParams: Record<string, unknown> = {},
+	variables: Record<string, string> = {},
+	labels: Record<string, string> = {},
+): { path: string } | { issues: ValidationIssue[] } {
+	const found: ValidationIssue[] = [];
+	const filled = path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_whole, name: string) => {
+		const fromCredential = /^[A-Z_]+$/.test(name);
+		if (!fromCredential && !(name in pathParams)) throw new Error(`The path ${path} names {${name}} but the request gives no value for it`);
+		const value = fromCredential ? variables[name] : pathParams[name];
+		const issue = pathSegmentIssue(fromCredential ? name : (labels[name] ?? humanise(name)), value);
+		if (issue) {
+			found.push(issue);
+			return '_';
+		}
+		return encodeURIComponent(String(value).trim());
+	});
+	return found.length ? { issues: found } : { path: filled };
+}
+
+/** PHP-style form fields: arrays as `name[]`, objects as `name[key]`. */
+export function flattenForm(body: IDataObject, prefix = ''): Array<[string, string]> {
+	const out: Array<[string, string]> = [];
+	for (const [key, value] of Object.entries(body)) {
+		const name = prefix ? `${prefix}[${key}]` : key;
+		if (value === undefined) continue;
+		if (Array.isArray(value)) {
+			for (const entry of value) out.push([`${name}[]`, String(entry)]);
+		} else if (value !== null && typeof value === 'object') {
+			out.push(...flattenForm(value as IDataObject, name));
+		} else {
+			out.push([name, value === null ? '' : String(value)]);
+		}
+	}
+	return out;
+}
