@@ -1,4 +1,4 @@
-import type { INode, JsonObject } from 'n8n-workflow';
+import type { Failure, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ValidationIssue } from './operation';
@@ -60,12 +60,8 @@ export interface ApiFailure {
 	field?: string | null;
 }
 
-export function apiError(
-	node: INode,
-	status: number,
-	failure: ApiFailure,
-	itemIndex?: number,
-): NodeApiError {
+/** `cause` is why it failed, for n8n 2.40 (see failureOfStatus in transport/failures.ts). */
+export function apiError(node: INode, status: number, failure: ApiFailure, itemIndex: number | undefined, cause: Failure): NodeApiError {
 	const response: JsonObject = { httpCode: String(status) };
 	if (failure.code) response.code = failure.code;
 	if (failure.field !== undefined) response.field = failure.field;
@@ -74,6 +70,7 @@ export function apiError(
 		description: failure.description ?? '',
 		httpCode: String(status),
 		itemIndex,
+		failure: cause,
 	});
 	if (failure.code) error.context.code = failure.code;
 	if (failure.field !== undefined) error.context.field = failure.field;
@@ -97,7 +94,7 @@ export function validationError(
 		...rest.map((issue) => formatIssue(issue)),
 		'Nothing was sent.',
 	].join('\n');
-	const error = new NodeOperationError(node, message, { description, itemIndex });
+	const error = new NodeOperationError(node, message, { description, itemIndex, failure: { cause: 'configuration-invalid' } });
 	error.context.issues = issues.map((issue) => ({ ...issue }));
 	return error;
 }

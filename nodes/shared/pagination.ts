@@ -91,7 +91,7 @@ function repeatGuard(scope: PagingScope | undefined, parameter: string) {
 			`Rule: each page must bring the next records; this answer repeated the previous one, so every later page would too. Nothing more was requested. ` +
 			`Turn off Return All and set a Limit no larger than one page, or narrow the date range or filters so that the list fits one page.`;
 		if (!scope) throw pagingError(scope, message, description);
-		const error = apiError(scope.node, status, { message, description }, scope.itemIndex);
+		const error = apiError(scope.node, status, { message, description }, scope.itemIndex, { cause: 'configuration-invalid' });
 		error.context.code = 'PAGE_REPEATED';
 		throw error;
 	};

@@ -163,7 +163,7 @@ function pollFailure(context: IPollFunctions, trigger: Trigger, error: Error, fi
 	const status = Number((error as NodeApiError).httpCode);
 	if (status === 401 || status === 403) {
 		const refusal = trigger.recordRefusal(status, error.message, fingerprint, true);
-		return new NodeApiError(context.getNode(), {}, { message: refusalMessage(hostedPbxApi.label, refusal), description: REFUSED_DESCRIPTION });
+		return new NodeApiError(context.getNode(), {}, { message: refusalMessage(hostedPbxApi.label, refusal), description: REFUSED_DESCRIPTION, failure: { cause: 'credential-invalid' } });
 	}
 	return error instanceof NodeApiError || error instanceof NodeOperationError ? error : new NodeOperationError(context.getNode(), error);
 }

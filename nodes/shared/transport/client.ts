@@ -22,6 +22,7 @@ import { deadline, wait } from '../timers';
 import type { RawResponse } from './body';
 import { BodyTooLarge, MAX_DOWNLOAD_BYTES, decodeBody, failedAnswer, guardedStream, isStream, jsonOrUndefined, lowerCaseHeaders, raceAbort, readBody } from './body';
 import {
+	failureOfStatus,
 	isTimeout,
 	networkError,
 	plainError,
@@ -281,7 +282,8 @@ function answerOf<T>(call: Call, req: ApiRequest, { status, headers, buffer }: E
 	const { node, api, itemIndex } = call;
 	// A write answered oddly was still received: repeating it blindly may repeat a charge.
 	const mayHaveTakenEffect = req.method === 'GET' ? '' : ' The request was received and may have taken effect: check before sending it again.';
-	const odd = (message: string, description: string) => plainError(node, message, description, itemIndex, { httpCode: String(status) });
+	// The service may be failing: a wait may help.
+	const odd = (message: string, description: string) => plainError(node, message, description, { cause: 'temporarily-unavailable' }, itemIndex, { httpCode: String(status) });
 	if (status !== 204 && !listed && req.emptyBody !== 'allowed' && buffer.toString('utf8').trim() === '') {
 		const description = `Nothing was made up in its place. The service may be failing: try again, or check the Base URL.${mayHaveTakenEffect}`;
 		throw odd(`The ${api.label} answered ${where} with an empty body (${status}) where it should send one`, description);
@@ -309,7 +311,7 @@ function failureError(call: Call, failure: FailedResponse): NodeApiError {
 	if (failure.status === 429) return rateLimitError(node, api.label, failure.headers, call.maxWaitMs, itemIndex);
 	const described = api.describeFailure(failure);
 	const redacted = { ...described, message: redact(described.message, forms), description: described.description && redact(described.description, forms) };
-	return apiError(node, failure.status, redacted, itemIndex);
+	return apiError(node, failure.status, redacted, itemIndex, api.isRetryable?.(failure) ? { cause: 'temporarily-unavailable' } : failureOfStatus(failure.status));
 }
 
 /** Opens a live stream: the connection must answer within the timeout; later silence is the caller's heartbeat watch. */

@@ -1,4 +1,4 @@
-import type { INode } from 'n8n-workflow';
+import type { Failure, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ApiFailure } from '../errors';
@@ -10,6 +10,22 @@ import { MAX_DOWNLOAD_MIB, MIN_FILE_BYTES_PER_SECOND, formatBytes } from './body
 
 /** The `code` of the error a request that timed out fails with. */
 export const TIMED_OUT = 'ETIMEDOUT';
+
+/**
+ * Why a request failed, as n8n 2.40 reads it (`NodeApiError`'s `failure`: its durable poll
+ * scheduler backs off by it; n8n 1.x ignores it). A 404 is `configuration-invalid`: the node or
+ * its credential names something that does not exist (a customer, a session, a webhook, or the
+ * Base URL's path), and asking again will not make it exist.
+ */
+export function failureOfStatus(status: number, waitMs?: number, now = Date.now()): Failure {
+	if (status === 429) {
+		const resetsAtEpochMs = now + (waitMs ?? Number.NaN);
+		return resetsAtEpochMs <= 8.64e15 ? { cause: 'rate-limited', retryAfterMs: waitMs, resetsAtEpochMs } : { cause: 'rate-limited' };
+	}
+	if (status === 401 || status === 403) return { cause: 'credential-invalid' };
+	if (status === 408 || status >= 500) return { cause: 'temporarily-unavailable' };
+	return { cause: 'configuration-invalid' };
+}
 
 /**
  * Seconds until a rate limit lifts, from `Retry-After` (seconds or an HTTP date) or
@@ -45,12 +61,12 @@ export function rateLimitError(node: INode, label: string, headers: Record<strin
 		message: `The ${label} request limit for this user is used up (429). ${when}.`,
 		description: `Waits of up to ${Math.round(maxWaitMs / 1000)} s are taken automatically; this one was longer. The limit is ${stated} requests per window.`,
 	};
-	return apiError(node, 429, failure, itemIndex);
+	return apiError(node, 429, failure, itemIndex, failureOfStatus(429, waitMs));
 }
 
 /** A failure before anything was sent: the credential or the request is not usable. */
 export function refusedBeforeSending(node: INode, message: string, itemIndex: number | undefined, description: string): NodeOperationError {
-	return new NodeOperationError(node, message, { itemIndex, description: `${description} Nothing was sent.` });
+	return new NodeOperationError(node, message, { itemIndex, description: `${description} Nothing was sent.`, failure: { cause: 'credential-invalid' } });
 }
 
 /** Problems found before sending, their quoted values with secrets masked. */
@@ -59,8 +75,8 @@ export function redactIssues(found: ValidationIssue[], forms: SecretForms): Vali
 }
 
 /** A NodeApiError with no code in its response part: n8n would swap a message naming one (ECONNREFUSED) for its generic text. */
-export function plainError(node: INode, message: string, description: string | undefined, itemIndex?: number, response = {}): NodeApiError {
-	return new NodeApiError(node, response, { message, description, itemIndex });
+export function plainError(node: INode, message: string, description: string | undefined, failure: Failure, itemIndex?: number, response = {}): NodeApiError {
+	return new NodeApiError(node, response, { message, description, itemIndex, failure });
 }
 
 export function timeoutError(node: INode, label: string, where: string, timeoutMs: number, itemIndex?: number): NodeApiError {
@@ -68,6 +84,7 @@ export function timeoutError(node: INode, label: string, where: string, timeoutM
 		node,
 		`The ${label} did not answer ${where} within ${timeoutMs / 1000} s (timed out)`,
 		`Nothing more was read. The request may or may not have been carried out: check before repeating a change. The credential's Timeout (Seconds) sets the limit.`,
+		{ cause: 'temporarily-unavailable' },
 		itemIndex,
 	);
 	error.context.code = TIMED_OUT;
@@ -77,14 +94,14 @@ export function timeoutError(node: INode, label: string, where: string, timeoutM
 export function tooLargeError(node: INode, label: string, where: string, itemIndex?: number): NodeApiError {
 	const message = `The ${label} answer to ${where} is larger than ${MAX_DOWNLOAD_MIB} MiB, the download limit; it was not read further`;
 	const description = `Every answer and file the nodes download is limited to ${MAX_DOWNLOAD_MIB} MiB (MAX_DOWNLOAD_MIB), so a wrong or hostile answer cannot exhaust n8n's memory. Narrow the request (a shorter date range, a Limit).`;
-	return plainError(node, message, description, itemIndex, { httpCode: 'ETOOLARGE' });
+	return plainError(node, message, description, { cause: 'configuration-invalid' }, itemIndex, { httpCode: 'ETOOLARGE' });
 }
 
 export function tooSlowError(node: INode, label: string, where: string, itemIndex?: number): NodeApiError {
 	const speed = `${formatBytes(MIN_FILE_BYTES_PER_SECOND)}/s`;
 	const message = `The ${label} sent the file for ${where} slower than ${speed} on average; it was not read further`;
 	const description = `A file must keep up at least ${speed} once it has taken as long as the credential's Timeout (Seconds), so a server that drips bytes cannot hold the execution for hours. Try again later.`;
-	return plainError(node, message, description, itemIndex);
+	return plainError(node, message, description, { cause: 'temporarily-unavailable' }, itemIndex);
 }
 
 /** Whether a failure of the request helper was its own timeout (axios says ECONNABORTED or ETIMEDOUT). */
@@ -114,6 +131,7 @@ export function networkError(node: INode, label: string, where: string, error: u
 		node,
 		redact(`Could not reach the ${label} for ${where}: ${reason}`, forms),
 		redact(`Check the Base URL in the credential and that the service is reachable from n8n. Code: ${code ?? detail}`, forms),
+		{ cause: 'temporarily-unavailable' },
 		itemIndex,
 		{ networkError: code ?? 'unknown' },
 	);

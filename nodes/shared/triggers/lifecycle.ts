@@ -7,6 +7,7 @@ import { validationError } from '../errors';
 import { parameterIssues } from '../parameterChecks';
 import type { FirstOutcome } from '../streams/reconnectingStream';
 import { clock } from '../timers';
+import { failureOfStatus } from '../transport/failures';
 import { RecentIds } from './recentIds';
 
 /**
@@ -19,6 +20,7 @@ import { RecentIds } from './recentIds';
  *   later on 1.x) and retries a failed activation at once, so a trigger that reconnected on each
  *   activation sent a request a second while its credential was refused. After a refusal the next
  *   attempt waits 60 s, then 15 minutes while it lasts; a changed credential is tried at once.
+ *   n8n 2.40's failure causes do not replace it: they back off only polls, under its durable scheduler.
  * - Activations: n8n 2.40 can activate one trigger node twice at once (its publication outbox and
  *   reconciler racing) and keeps only the second close function.
  * - Saved state: n8n 1.x activates a trigger again after its error with the workflow data of
@@ -302,7 +304,8 @@ export class LiveActivation {
 	}
 
 	private refusedError(refusal: Refusal): NodeApiError {
-		return new NodeApiError(this.context.getNode(), {}, { message: refusalMessage(this.options.label, refusal), description: this.options.refusedAdvice });
+		const { label, refusedAdvice } = this.options;
+		return new NodeApiError(this.context.getNode(), {}, { message: refusalMessage(label, refusal), description: refusedAdvice, failure: { cause: 'credential-invalid' } });
 	}
 
 	private async fingerprint(): Promise<string> {
@@ -343,6 +346,7 @@ export class LiveActivation {
 				message: this.options.failureMessage(masked),
 				description: `${failedAttempts} attempts in a row failed. ${keepsTrying}${this.options.failureAdvice}`,
 				httpCode: status ? String(status) : undefined,
+				failure: status ? failureOfStatus(status) : { cause: 'temporarily-unavailable' },
 			}),
 		);
 		if (this.manual) void this.stream?.stop();
