@@ -34,7 +34,7 @@ import {
 	tooLargeError,
 	tooSlowError,
 } from './failures';
-import { baseUrlOf, fillPath, flattenForm, joinUrl, rebase } from './urls';
+import { baseUrlOf, fillPath, flattenForm, hostAndPort, joinUrl, rebase, schemeProblem } from './urls';
 
 export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions | ITriggerFunctions | IHookFunctions | IWebhookFunctions;
 
@@ -91,6 +91,8 @@ export const MAX_TIMEOUT_SECONDS = 3600;
 /** A credential's connection settings, checked. */
 export interface Connection {
 	base: string;
+	/** `host:port` of the Base URL, for messages. */
+	hostPort: string;
 	forms: SecretForms;
 	maxWaitMs: number;
 	timeoutMs: number;
@@ -113,12 +115,15 @@ export function connectionOf(api: ApiDefinition, credentials: ICredentialDataDec
 	const maxWaitSeconds = credentialNumber(credentials, 'maxRateLimitWait', 'Max Wait When Rate Limited (seconds)', DEFAULT_MAX_WAIT_MS / 1000, 0, 3600);
 	const timeoutSeconds = credentialNumber(credentials, 'timeout', 'Timeout (seconds)', DEFAULT_TIMEOUT_SECONDS, 1, MAX_TIMEOUT_SECONDS);
 	const base = baseUrlOf(credentials);
-	const scheme = /^https?:\/\/[^/?#\s]+/i.test(base) ? undefined : `The ${api.label} credential needs a Base URL starting with https:// (or http:// for a local test server)`;
-	const problem = [api.checkCredentials?.(credentials), maxWaitSeconds, timeoutSeconds, scheme, baseUrlProblem(api.label, base)].find((found) => typeof found === 'string');
+	const forms = api.secretForms(credentials);
+	// The host is quoted: a secret pasted into the Base URL is masked in it.
+	const problems = [api.checkCredentials?.(credentials), maxWaitSeconds, timeoutSeconds, baseUrlProblem(api.label, base), schemeProblem(api.label, redact(base, forms))];
+	const problem = problems.find((found) => typeof found === 'string');
 	if (problem !== undefined) return problem as string;
 	return {
 		base,
-		forms: api.secretForms(credentials),
+		hostPort: hostAndPort(base),
+		forms,
 		maxWaitMs: (maxWaitSeconds as number) * 1000,
 		timeoutMs: (timeoutSeconds as number) * 1000,
 		variables: api.pathVariables?.(credentials) ?? {},
@@ -248,11 +253,11 @@ interface Exchange {
 /** One request sent and its answer read whole, within the timeout; a file asked for as a stream is handed on unread. */
 async function exchangeOnce(call: Call, req: ApiRequest, http: IHttpRequestOptions, where: string): Promise<Exchange | ApiResponse> {
 	const { node, api, itemIndex } = call;
-	const timedOut = () => timeoutError(node, api.label, where, call.timeoutMs, itemIndex);
+	const timedOut = () => timeoutError(node, api.label, call.hostPort, where, call.timeoutMs, itemIndex);
 	const failed = (error: unknown) => {
 		if (error instanceof BodyTooLarge) return tooLargeError(node, api.label, where, itemIndex);
 		if (isTimeout(error)) return timedOut();
-		return networkError(node, api.label, where, error, call.forms, itemIndex);
+		return networkError(node, api.label, call.hostPort, where, error, call.forms, itemIndex);
 	};
 	const limit = deadline(call.timeoutMs, timedOut);
 	try {
@@ -321,12 +326,12 @@ async function openStream(call: Call, req: ApiRequest, signal: AbortSignal): Pro
 	const where = whereOf(req, url);
 	// No request timeout: the helper would cut a healthy stream after that much silence.
 	const http = httpOptions(req, url, undefined, signal);
-	const limit = deadline(call.timeoutMs, () => timeoutError(node, api.label, where, call.timeoutMs, itemIndex));
+	const limit = deadline(call.timeoutMs, () => timeoutError(node, api.label, call.hostPort, where, call.timeoutMs, itemIndex));
 	let raw: RawResponse;
 	try {
 		raw = await raceAbort(send(call, http, req.auth !== false), limit.signal);
 	} catch (error) {
-		throw limit.signal.aborted || signal.aborted ? asNodeError(node, error) : networkError(node, api.label, where, error, call.forms, itemIndex);
+		throw limit.signal.aborted || signal.aborted ? asNodeError(node, error) : networkError(node, api.label, call.hostPort, where, error, call.forms, itemIndex);
 	} finally {
 		limit.done();
 	}

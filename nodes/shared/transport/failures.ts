@@ -74,16 +74,21 @@ export function redactIssues(found: ValidationIssue[], forms: SecretForms): Vali
 	return found.map((issue) => ({ ...issue, field: redact(issue.field, forms), problem: redact(issue.problem, forms) }));
 }
 
-/** A NodeApiError with no code in its response part: n8n would swap a message naming one (ECONNREFUSED) for its generic text. */
+/**
+ * A NodeApiError with exactly `message`: n8n swaps a message that names a code such as ECONNREFUSED
+ * (a host name may hold one) for its own generic text, so the message is set again.
+ */
 export function plainError(node: INode, message: string, description: string | undefined, failure: Failure, itemIndex?: number, response = {}): NodeApiError {
-	return new NodeApiError(node, response, { message, description, itemIndex, failure });
+	const error = new NodeApiError(node, response, { message, description, itemIndex, failure });
+	error.message = message;
+	return error;
 }
 
-export function timeoutError(node: INode, label: string, where: string, timeoutMs: number, itemIndex?: number): NodeApiError {
+export function timeoutError(node: INode, label: string, hostPort: string, where: string, timeoutMs: number, itemIndex?: number): NodeApiError {
 	const error = plainError(
 		node,
-		`The ${label} did not answer ${where} within ${timeoutMs / 1000} s (timed out)`,
-		`Nothing more was read. The request may or may not have been carried out: check before repeating a change. The credential's Timeout (Seconds) sets the limit.`,
+		`The ${label} at ${hostPort} did not answer ${where} within ${timeoutMs / 1000} s (timed out)`,
+		"Nothing more was read. The request may or may not have been carried out: check before repeating a change. Check that the Base URL's host and port are the service's, and that nothing between n8n and it holds the connection; the credential's Timeout (Seconds) sets the limit.",
 		{ cause: 'temporarily-unavailable' },
 		itemIndex,
 	);
@@ -111,27 +116,57 @@ export function isTimeout(error: unknown): boolean {
 	return code === 'ETIMEDOUT' || code === 'ECONNABORTED' || /timeout of \d+ms exceeded|timed out/i.test(err.message ?? '');
 }
 
-/** Network failures in words: n8n swaps any message naming a code such as ECONNREFUSED for a generic text, so the code goes in the description. */
-const NETWORK_FAILURES: Record<string, string> = {
-	ECONNREFUSED: 'the connection was refused',
-	ECONNRESET: 'the connection was reset',
-	ECONNABORTED: 'the connection was aborted',
-	ETIMEDOUT: 'the connection timed out',
-	ENOTFOUND: 'the host name was not found',
-	EAI_AGAIN: 'the host name could not be resolved',
-	EHOSTUNREACH: 'the host is unreachable',
-};
+const TRUST = 'Use a certificate from a public authority on the server, or add its authority to the ones n8n trusts (NODE_EXTRA_CA_CERTS)';
+const SCHEME = "Check the Base URL's scheme: https:// where the server speaks TLS on that port, http:// where it does not";
+const ROUTE = 'Check the host in the Base URL and the network between n8n and it (a firewall, a VPN)';
 
-export function networkError(node: INode, label: string, where: string, error: unknown, forms: SecretForms, itemIndex?: number): NodeApiError {
-	const err = error as { code?: string; message?: string; cause?: { code?: string } };
-	const code = err.code ?? err.cause?.code;
-	const reason = (code && NETWORK_FAILURES[code]) ?? 'a network error occurred';
-	const detail = truncate(redact(String(err.message ?? error).slice(0, 4096), forms), 200);
+/**
+ * Network failures in words, with what to check. The code goes in the description only: n8n swaps
+ * a message naming one (ECONNREFUSED) for its own generic text.
+ */
+const NETWORK_FAILURES: Record<string, [reason: string, check: string]> = {
+	ECONNREFUSED: ['nothing accepts connections on that port (connection refused)', 'Check the port in the Base URL, and that the service runs and listens on it'],
+	ENOTFOUND: ['no such host name (DNS found none)', 'Check the spelling of the host in the Base URL'],
+	EAI_AGAIN: ['the host name could not be looked up (DNS did not answer)', 'Check the host in the Base URL and the DNS of the machine n8n runs on; try again'],
+	ECONNRESET: ['the connection was closed without an answer (connection reset)', `${SCHEME}; a firewall or proxy may also cut connections`],
+	EPIPE: ['the connection was closed while sending (broken pipe)', `${SCHEME}; a firewall or proxy may also cut connections`],
+	ECONNABORTED: ['the connection was aborted', 'Check the host and port in the Base URL; try again'],
+	ETIMEDOUT: ['the connection timed out', 'Check the host and port in the Base URL, and that no firewall drops the connection'],
+	EHOSTUNREACH: ['there is no route to the host (host unreachable)', ROUTE],
+	ENETUNREACH: ['there is no route to its network (network unreachable)', ROUTE],
+	EPROTO: ['the TLS handshake failed (protocol error)', SCHEME],
+	WRONG_VERSION: ['the server does not speak TLS on that port (wrong version number)', SCHEME],
+	CERT_HAS_EXPIRED: ["the server's TLS certificate has expired", "Ask the service's administrator to renew it"],
+	DEPTH_ZERO_SELF_SIGNED_CERT: ["the server's TLS certificate is self-signed", TRUST],
+	SELF_SIGNED_CERT_IN_CHAIN: ["the server's TLS certificate comes from an authority n8n does not trust", TRUST],
+	UNABLE_TO_VERIFY_LEAF_SIGNATURE: ["the server's TLS certificate comes from an authority n8n does not know", `${TRUST}; the server may also be leaving out its intermediate certificate`],
+	ERR_TLS_CERT_ALTNAME_INVALID: ["the server's TLS certificate is for another host name", 'Use the host name the certificate is for in the Base URL'],
+};
+NETWORK_FAILURES.UNABLE_TO_GET_ISSUER_CERT_LOCALLY = NETWORK_FAILURES.UNABLE_TO_VERIFY_LEAF_SIGNATURE;
+
+/** A failed connection in words: the reason, what to check, its code, and its failure cause. */
+export function networkFailure(error: unknown): { reason: string; check: string; code?: string; failure: Failure } {
+	// n8n's request helper may wrap the error it got: the code and the TLS library's text are on the cause.
+	const chain = [error, (error as { cause?: unknown } | undefined)?.cause] as Array<{ code?: unknown; message?: unknown } | undefined>;
+	const code = chain.map((err) => err?.code).find((found): found is string => typeof found === 'string' && found !== '');
+	const wrongVersion = chain.some((err) => /wrong version number|packet length too long/i.test(String(err?.message ?? '')));
+	const [reason, check] = NETWORK_FAILURES[wrongVersion ? 'WRONG_VERSION' : (code ?? '')] ?? [
+		'a network error occurred',
+		'Check the Base URL, and that the service is reachable from the machine n8n runs on',
+	];
+	// A certificate or a scheme is fixed by someone; waiting does not help.
+	const tls = wrongVersion || /CERT|SSL|TLS|EPROTO|UNABLE_TO/.test(code ?? '');
+	return { reason, check, code, failure: { cause: tls ? 'configuration-invalid' : 'temporarily-unavailable' } };
+}
+
+export function networkError(node: INode, label: string, hostPort: string, where: string, error: unknown, forms: SecretForms, itemIndex?: number): NodeApiError {
+	const { reason, check, code, failure } = networkFailure(error);
+	const detail = truncate(redact(String((error as Error | undefined)?.message ?? error).slice(0, 4096), forms), 200);
 	return plainError(
 		node,
-		redact(`Could not reach the ${label} for ${where}: ${reason}`, forms),
-		redact(`Check the Base URL in the credential and that the service is reachable from n8n. Code: ${code ?? detail}`, forms),
-		{ cause: 'temporarily-unavailable' },
+		redact(`Could not reach the ${label} at ${hostPort} for ${where}: ${reason}`, forms),
+		redact(`${check}. Code: ${code ?? detail}`, forms),
+		failure,
 		itemIndex,
 		{ networkError: code ?? 'unknown' },
 	);

@@ -23,6 +23,26 @@ export function rebase(link: string, base: string): string {
 	return `${new URL(base).origin}${target.pathname}${target.search}`;
 }
 
+/** `host:port` of a URL, with the scheme's port when the URL names none. */
+export function hostAndPort(url: string): string {
+	const { protocol, hostname, port } = new URL(url);
+	return `${hostname}:${port || (protocol === 'https:' ? '443' : '80')}`;
+}
+
+/**
+ * Why a Base URL has no usable scheme or host, or undefined; only its host is quoted (a user name
+ * or password in it is refused before this is asked).
+ */
+export function schemeProblem(label: string, base: string): string | undefined {
+	const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(base)?.[1];
+	const host = (scheme ? base.slice(scheme.length + 3) : base).split(/[/\\]/)[0].split('@').pop()?.slice(0, 100);
+	if (!host) return `The ${label} credential has no Base URL with a host: enter the address the API lives under, starting with https://`;
+	if (!scheme) return `The Base URL of the ${label} credential has no scheme: write https://${host} (or http:// for a server without TLS), then the path the API lives under`;
+	if (!/^https?$/i.test(scheme)) return `The Base URL of the ${label} credential starts with ${scheme}://: the nodes speak https:// (or http:// to a server without TLS), as in https://${host}`;
+	if (/\s/.test(host) || !URL.canParse(base)) return `The Base URL of the ${label} credential is not a valid web address (host ${host}): check it for spaces and stray characters`;
+	return undefined;
+}
+
 /** `entryId` → `Entry ID`, for path parameters the caller gave no label for. */
 function humanise(name: string): string {
 	return name.replace(/Id$/, 'ID').replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^\w/, (c) => c.toUpperCase());

@@ -263,7 +263,7 @@ describe('secrets never leak', () => {
 		const error = await failureOf(
 			clientFor(hostedPbxApi, { baseUrl: 'http://127.0.0.1:9/api/v1' }).request({ method: 'GET', path: '/customers' }),
 		);
-		expect(error.message).toBe('Could not reach the Hosted PBX API for GET /api/v1/customers: the connection was refused');
+		expect(error.message).toBe('Could not reach the Hosted PBX API at 127.0.0.1:9 for GET /api/v1/customers: nothing accepts connections on that port (connection refused)');
 		expect(error.description).toMatch(/Code: ECONNREFUSED/);
 		expectNoSecret({ message: error.message, description: error.description, context: error.context });
 	});
