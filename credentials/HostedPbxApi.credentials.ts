@@ -1,14 +1,8 @@
-import type {
-	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
-	ICredentialType,
-	IHttpRequestOptions,
-	Icon,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IAuthenticateGeneric, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 
-import { baseUrlField, baseUrlProblem, basicAuthorization, maxRateLimitWaitField, responseCode, testBaseUrl, timeoutField } from './connectionFields';
+import { baseUrlField, maxRateLimitWaitField, timeoutField } from './connectionFields';
 
+/** Tested by the nodes' `testedBy` (nodes/shared/transport/credentialTest.ts), which names each mistake. */
 export class HostedPbxApi implements ICredentialType {
 	name = 'hostedPbxApi';
 
@@ -44,28 +38,8 @@ export class HostedPbxApi implements ICredentialType {
 		timeoutField,
 	];
 
-	async authenticate(
-		credentials: ICredentialDataDecryptedObject,
-		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> {
-		// Also stops the credential test: its request goes through here.
-		const baseUrl = baseUrlProblem('Hosted PBX API', credentials.baseUrl);
-		if (baseUrl) throw new Error(baseUrl);
-		requestOptions.headers = {
-			...requestOptions.headers,
-			Authorization: basicAuthorization(credentials.username, credentials.password),
-		};
-		return requestOptions;
-	}
-
-	// GET /customers works at every user level (`me` does not work for resellers).
-	test: ICredentialTestRequest = {
-		request: { baseURL: testBaseUrl, url: '/customers', qs: { pageSize: 1 } },
-		// n8n shows a rule's message when the test request answers with its status.
-		rules: [
-			responseCode(401, 'Wrong username or password: the Hosted PBX API refused them (401). Check both, and that the user is active.'),
-			responseCode(403, 'The user may not read the account (403): use a user with API access.'),
-			responseCode(404, 'Nothing at this Base URL (404): it must end with the API version, as in https://pbx.example.com/api/v1.'),
-		],
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: { auth: { username: '={{$credentials.username}}', password: '={{$credentials.password}}' } },
 	};
 }

@@ -1,29 +1,8 @@
-import type {
-	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
-	ICredentialType,
-	IHttpRequestOptions,
-	Icon,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IAuthenticateGeneric, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 
-import { baseUrlField, baseUrlProblem, maxRateLimitWaitField, responseCode, testBaseUrl, timeoutField } from './connectionFields';
+import { baseUrlField, maxRateLimitWaitField, timeoutField } from './connectionFields';
 
-/**
- * Why a key is refused, or undefined when it ends in 48 hexadecimal characters. The prefix
- * is not published, so only the tail is checked; the key itself is never repeated.
- */
-export function apiKeyProblem(key: unknown): string | undefined {
-	const value = String(key ?? '').trim();
-	if (value === '') return 'The Voice Agent and Conversation Intelligence API credential has no key';
-	if (/\s/.test(value)) return 'The API key contains spaces or line breaks; paste it again as one word';
-	const tail = /[0-9a-fA-F]*$/.exec(value)?.[0].length ?? 0;
-	if (tail < 48) {
-		return `The API key should end in 48 hexadecimal characters (0-9, a-f) after its prefix, but its last ${tail === 0 ? 'character is not' : `${tail} characters are the only ones that are`} hexadecimal. Copy the whole key from the customer portal`;
-	}
-	return undefined;
-}
-
+/** Tested by the nodes' `testedBy` (nodes/shared/transport/credentialTest.ts), which names each mistake. */
 export class PlatformApiKeyApi implements ICredentialType {
 	name = 'platformApiKeyApi';
 
@@ -56,28 +35,8 @@ export class PlatformApiKeyApi implements ICredentialType {
 		timeoutField,
 	];
 
-	async authenticate(
-		credentials: ICredentialDataDecryptedObject,
-		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> {
-		// Also stops the credential test: its request goes through here.
-		const baseUrl = baseUrlProblem('Voice Agent and Conversation Intelligence API', credentials.baseUrl);
-		if (baseUrl) throw new Error(baseUrl);
-		const problem = apiKeyProblem(credentials.apiKey);
-		if (problem) throw new Error(problem);
-		requestOptions.headers = {
-			...requestOptions.headers,
-			Authorization: `Bearer ${String(credentials.apiKey).trim()}`,
-		};
-		return requestOptions;
-	}
-
-	test: ICredentialTestRequest = {
-		request: { baseURL: testBaseUrl, url: '/convai/v1/webhooks' },
-		rules: [
-			responseCode(401, 'The API key was refused (401): it was revoked or mistyped. Create a new key in the customer portal.'),
-			responseCode(403, 'The API key lacks a scope (403): give it convai:read and the other scopes the nodes use (convai:write, convai:delete, intelligence:read, intelligence:write).'),
-			responseCode(404, 'Nothing at this Base URL (404): use the services\' root URL, without /convai/v1.'),
-		],
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: { headers: { Authorization: '=Bearer {{ String($credentials.apiKey).trim() }}' } },
 	};
 }

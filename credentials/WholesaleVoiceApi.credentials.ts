@@ -1,24 +1,8 @@
-import type {
-	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
-	ICredentialType,
-	IHttpRequestOptions,
-	Icon,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IAuthenticateGeneric, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 
-import { baseUrlField, baseUrlProblem, basicAuthorization, maxRateLimitWaitField, responseCode, testBaseUrl, timeoutField } from './connectionFields';
+import { baseUrlField, maxRateLimitWaitField, timeoutField } from './connectionFields';
 
-/** Why an account id is refused, or undefined when it is digits only. Shared with the node's transport. */
-export function accountIdProblem(accountId: unknown): string | undefined {
-	const value = String(accountId ?? '').trim();
-	if (value === '') return 'The Wholesale Voice API credential has no Account ID';
-	if (!/^\d+$/.test(value)) {
-		return 'The Wholesale Voice API credential\'s Account ID must be digits only (typically six, e.g. 123456)';
-	}
-	return undefined;
-}
-
+/** Tested by the nodes' `testedBy` (nodes/shared/transport/credentialTest.ts), which names each mistake. */
 export class WholesaleVoiceApi implements ICredentialType {
 	name = 'wholesaleVoiceApi';
 
@@ -65,32 +49,8 @@ export class WholesaleVoiceApi implements ICredentialType {
 		timeoutField,
 	];
 
-	async authenticate(
-		credentials: ICredentialDataDecryptedObject,
-		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> {
-		// Also stops the credential test: its request goes through here.
-		const baseUrl = baseUrlProblem('Wholesale Voice API', credentials.baseUrl);
-		if (baseUrl) throw new Error(baseUrl);
-		const problem = accountIdProblem(credentials.accountId);
-		if (problem) throw new Error(problem);
-		requestOptions.headers = {
-			...requestOptions.headers,
-			Authorization: basicAuthorization(credentials.apiUsername, credentials.apiPassword),
-		};
-		return requestOptions;
-	}
-
-	// An authenticated read of the account itself: the tools endpoints need no authentication.
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: testBaseUrl,
-			url: '=/v3/accounts/{{ String($credentials.accountId).trim() }}/type',
-		},
-		rules: [
-			responseCode(401, 'Wrong API username or password: the Wholesale Voice API refused them (401).'),
-			responseCode(403, 'The API user may not use this account (403): check the Account ID, the number of the account the API user belongs to.'),
-			responseCode(404, 'Nothing at this Base URL for this account (404): the Base URL is the API root without /v3 (as in https://api.example.com), and the Account ID is the account number.'),
-		],
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: { auth: { username: '={{$credentials.apiUsername}}', password: '={{$credentials.apiPassword}}' } },
 	};
 }

@@ -1,4 +1,4 @@
-import type { IAuthenticateRuleResponseCode, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 /** Fields every credential of this package shares: where the API lives and how long to wait out a rate limit. */
 export function baseUrlField(placeholder: string, description: string): INodeProperties {
@@ -33,34 +33,3 @@ export const timeoutField: INodeProperties = {
 	description:
 		'How long one request may take, from connecting to the last byte of the answer, before it fails with a timeout. Files that keep arriving may take longer; a pause this long fails them. Live event streams use their own heartbeat timeout.',
 };
-
-export function basicAuthorization(user: unknown, password: unknown): string {
-	return `Basic ${Buffer.from(`${String(user ?? '')}:${String(password ?? '')}`).toString('base64')}`;
-}
-
-/**
- * Why a Base URL is refused, or undefined. A user name or password written into it (`https://user:secret@host`)
- * is neither masked like the credential's own secret fields nor kept out of the links the nodes output,
- * so it is refused before anything is sent. A query or fragment (`…/api/v1?x=`, `…#frag`) would end
- * up before every request's own path, sending it elsewhere. The message never repeats the URL.
- */
-export function baseUrlProblem(label: string, baseUrl: unknown): string | undefined {
-	const text = String(baseUrl ?? '').trim();
-	const authority = /^[^:/?#]*:[/\\]*([^/?#\\]*)/.exec(text)?.[1] ?? '';
-	if (authority.includes('@')) {
-		return `The Base URL of the ${label} credential contains a user name or password (text before an @ in the host): remove it and put the sign-in in the credential's own fields`;
-	}
-	const extra = /[?#]/.exec(text)?.[0];
-	if (extra) {
-		return `The Base URL of the ${label} credential contains ${extra === '?' ? 'a query (text from a ?)' : 'a fragment (text from a #)'}: every request's path would come after it. Remove it; the Base URL ends with the path the API lives under`;
-	}
-	return undefined;
-}
-
-/** The credential test's base URL, with trailing slashes removed as the nodes remove them. */
-export const testBaseUrl = '={{ String($credentials.baseUrl).trim().replace(/\\/+$/, "") }}';
-
-/** A credential test rule: the message n8n shows when the test request answers with this status. */
-export function responseCode(value: number, message: string): IAuthenticateRuleResponseCode {
-	return { type: 'responseCode', properties: { value, message } };
-}

@@ -10,6 +10,7 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { platformApi } from '../shared/apis';
 import { clock, wait } from '../shared/timers';
 import { LiveActivation, heartbeatTimeoutOption, numericSettings, triggerOptions } from '../shared/triggers/lifecycle';
+import { platformCredentialTest } from '../shared/transport/credentialTest';
 import { filtersFrom, sessionEventItem, sessionEventMatches, sessionFilterFields } from './events';
 import { SessionEventStream } from './sessionStream';
 import { sessionStreamAccess } from './stream';
@@ -54,7 +55,7 @@ export class ConversationIntelligenceTrigger implements INodeType {
 		defaults: { name: 'Conversation Intelligence Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'platformApiKeyApi', required: true }],
+		credentials: [{ name: 'platformApiKeyApi', required: true, testedBy: 'platformApiKeyApiTest' }],
 		properties: [
 			{
 				displayName: 'Session ID',
@@ -68,6 +69,8 @@ export class ConversationIntelligenceTrigger implements INodeType {
 			triggerOptions([heartbeatTimeout]),
 		],
 	};
+
+	methods = { credentialTest: platformCredentialTest };
 
 	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
 		const sessionId = String(this.getNodeParameter('sessionId')).trim();

@@ -4,6 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { hostedPbxApi } from '../shared/apis';
 import { describeResources } from '../shared/describe';
 import { executeOperations } from '../shared/executor';
+import { hostedPbxCredentialTest } from '../shared/transport/credentialTest';
 import { listSearchMethods } from './search';
 import { authToken } from './actions/authToken';
 import { call } from './actions/call';
@@ -46,11 +47,11 @@ export class HostedPbx implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'hostedPbxApi', required: true }],
+		credentials: [{ name: 'hostedPbxApi', required: true, testedBy: 'hostedPbxApiTest' }],
 		properties: describeResources(hostedPbxResources),
 	};
 
-	methods = { listSearch: listSearchMethods };
+	methods = { listSearch: listSearchMethods, credentialTest: hostedPbxCredentialTest };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await executeOperations.call(this, hostedPbxApi, hostedPbxResources);

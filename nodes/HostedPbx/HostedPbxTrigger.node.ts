@@ -2,6 +2,7 @@ import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunction
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { triggerOf, triggerOptions } from '../shared/triggers/lifecycle';
+import { hostedPbxCredentialTest } from '../shared/transport/credentialTest';
 import { customerField } from './fields';
 import { listSearchMethods } from './search';
 import type { PolledEvent } from './trigger/events';
@@ -34,7 +35,7 @@ export class HostedPbxTrigger implements INodeType {
 		defaults: { name: 'Hosted PBX Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'hostedPbxApi', required: true }],
+		credentials: [{ name: 'hostedPbxApi', required: true, testedBy: 'hostedPbxApiTest' }],
 		properties: [
 			{
 				displayName: 'Poll Times do not apply to the events chosen: live events arrive the moment they happen',
@@ -64,7 +65,7 @@ export class HostedPbxTrigger implements INodeType {
 		],
 	};
 
-	methods = { listSearch: listSearchMethods };
+	methods = { listSearch: listSearchMethods, credentialTest: hostedPbxCredentialTest };
 
 	/** The live events: a standing connection while the workflow is active. */
 	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {

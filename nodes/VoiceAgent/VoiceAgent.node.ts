@@ -4,6 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { platformApi } from '../shared/apis';
 import { describeResources } from '../shared/describe';
 import { executeOperations } from '../shared/executor';
+import { platformCredentialTest } from '../shared/transport/credentialTest';
 import { webhook } from './actions/webhook';
 
 export const voiceAgentResources = [webhook];
@@ -21,9 +22,11 @@ export class VoiceAgent implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'platformApiKeyApi', required: true }],
+		credentials: [{ name: 'platformApiKeyApi', required: true, testedBy: 'platformApiKeyApiTest' }],
 		properties: describeResources(voiceAgentResources),
 	};
+
+	methods = { credentialTest: platformCredentialTest };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await executeOperations.call(this, platformApi, voiceAgentResources);

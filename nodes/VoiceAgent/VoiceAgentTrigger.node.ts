@@ -17,6 +17,7 @@ import { compact, pairsToObject } from '../shared/params';
 import { triggerOf } from '../shared/triggers/lifecycle';
 import { DEFAULT_REMEMBER_IDS, DEFAULT_REMEMBER_MINUTES, forgetUnlessAcknowledged } from '../shared/triggers/recentIds';
 import { createClient } from '../shared/transport/client';
+import { platformCredentialTest } from '../shared/transport/credentialTest';
 import { deliveryItem, isDelivery } from './trigger/events';
 import {
 	DEFAULT_TIMEOUT_MS,
@@ -144,7 +145,7 @@ export class VoiceAgentTrigger implements INodeType {
 		defaults: { name: 'Voice Agent Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'platformApiKeyApi', required: true }],
+		credentials: [{ name: 'platformApiKeyApi', required: true, testedBy: 'platformApiKeyApiTest' }],
 		webhooks: [
 			{
 				name: 'default',
@@ -284,6 +285,8 @@ export class VoiceAgentTrigger implements INodeType {
 			},
 		],
 	};
+
+	methods = { credentialTest: platformCredentialTest };
 
 	webhookMethods = {
 		default: {

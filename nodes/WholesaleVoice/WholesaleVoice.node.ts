@@ -4,6 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { wholesaleVoiceApi } from '../shared/apis';
 import { describeResources } from '../shared/describe';
 import { executeOperations } from '../shared/executor';
+import { wholesaleVoiceCredentialTest } from '../shared/transport/credentialTest';
 import { getLosingProviders, getNotificationTypes, getRateDecks } from './fields';
 import { account } from './actions/account';
 import { e911, uk999 } from './actions/emergency';
@@ -52,11 +53,11 @@ export class WholesaleVoice implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'wholesaleVoiceApi', required: true }],
+		credentials: [{ name: 'wholesaleVoiceApi', required: true, testedBy: 'wholesaleVoiceApiTest' }],
 		properties: describeResources(wholesaleVoiceResources),
 	};
 
-	methods = { loadOptions: { getLosingProviders, getNotificationTypes, getRateDecks }, listSearch: { searchTrunks } };
+	methods = { loadOptions: { getLosingProviders, getNotificationTypes, getRateDecks }, listSearch: { searchTrunks }, credentialTest: wholesaleVoiceCredentialTest };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await executeOperations.call(this, wholesaleVoiceApi, wholesaleVoiceResources);

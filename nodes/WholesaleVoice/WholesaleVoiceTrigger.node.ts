@@ -14,6 +14,7 @@ import { appendAll } from '../shared/lists';
 import { binaryPropertyField } from '../shared/describe';
 import { triggerOf } from '../shared/triggers/lifecycle';
 import { DEFAULT_REMEMBER_IDS, DEFAULT_REMEMBER_MINUTES, MAX_REMEMBER_IDS, forgetUnlessAcknowledged } from '../shared/triggers/recentIds';
+import { wholesaleVoiceCredentialTest } from '../shared/transport/credentialTest';
 import { collectReadyReport } from './trigger/reportReady';
 import {
 	ALL_EVENTS,
@@ -102,7 +103,7 @@ export class WholesaleVoiceTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		// Only to collect a ready report; the webhook itself needs no credential.
-		credentials: [{ name: 'wholesaleVoiceApi', required: true, displayOptions: { show: { collectReport: [true] } } }],
+		credentials: [{ name: 'wholesaleVoiceApi', required: true, testedBy: 'wholesaleVoiceApiTest', displayOptions: { show: { collectReport: [true] } } }],
 		// responseData: what n8n answers when it answers (without it n8n sends the text
 		// "firstEntryJson"): the same `{}` the trigger sends when it answers itself.
 		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '={{ {} }}', path: 'wholesale-voice' }],
@@ -261,6 +262,8 @@ export class WholesaleVoiceTrigger implements INodeType {
 			},
 		],
 	};
+
+	methods = { credentialTest: wholesaleVoiceCredentialTest };
 
 	/** No registration at the platform (the URL is entered in its portal): activation only checks the settings. */
 	webhookMethods = {

@@ -1,11 +1,35 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { apiKeyProblem } from '../../credentials/PlatformApiKeyApi.credentials';
-import { accountIdProblem } from '../../credentials/WholesaleVoiceApi.credentials';
 import type { ApiFailure } from './errors';
 import { errorTextFromBody } from './errors';
 import { basicSecretForms, secretForms } from './redaction';
 import type { ApiDefinition, FailedResponse } from './transport/client';
+
+/**
+ * Why a key is refused, or undefined when it ends in 48 hexadecimal characters. The prefix
+ * is not published, so only the tail is checked; the key itself is never repeated.
+ */
+export function apiKeyProblem(key: unknown): string | undefined {
+	const value = String(key ?? '').trim();
+	if (value === '') return 'The Voice Agent and Conversation Intelligence API credential has no key';
+	if (/\s/.test(value)) return 'The API key contains spaces or line breaks; paste it again as one word';
+	const tail = /[0-9a-fA-F]*$/.exec(value)?.[0].length ?? 0;
+	if (tail < 48) {
+		return `The API key should end in 48 hexadecimal characters (0-9, a-f) after its prefix, but its last ${tail === 0 ? 'character is not' : `${tail} characters are the only ones that are`} hexadecimal. Copy the whole key from the customer portal`;
+	}
+	return undefined;
+}
+
+/** Why an account id is refused, or undefined when it is digits only. */
+export function accountIdProblem(accountId: unknown): string | undefined {
+	const value = String(accountId ?? '').trim();
+	if (value === '') return 'The Wholesale Voice API credential has no Account ID';
+	if (!/^\d+$/.test(value)) return "The Wholesale Voice API credential's Account ID must be digits only (typically six, e.g. 123456)";
+	return undefined;
+}
+
+/** The Authorization header of HTTP Basic, for the credential test (n8n applies the credential's own elsewhere). */
+const basic = (user: unknown, password: unknown) => `Basic ${Buffer.from(`${String(user ?? '')}:${String(password ?? '')}`).toString('base64')}`;
 
 /** The status line every API shares, with the platform's own text and a hint per status. */
 function standardFailure(
@@ -40,6 +64,17 @@ export const hostedPbxApi: ApiDefinition = {
 	credentialType: 'hostedPbxApi',
 	label: 'Hosted PBX API',
 	secretForms: (c) => basicSecretForms(c.username as string, c.password as string),
+	// GET /customers works at every user level (`me` does not work for resellers).
+	credentialTest: {
+		path: '/customers',
+		qs: { pageSize: 1 },
+		authorization: (c) => basic(c.username, c.password),
+		refused: {
+			401: 'Wrong username or password: the Hosted PBX API refused them (401). Check both, and that the user is active.',
+			403: 'The user may not read the account (403): use a user with API access.',
+			404: 'Nothing at this Base URL (404): it must end with the API version, as in https://pbx.example.com/api/v1.',
+		},
+	},
 	describeFailure: (failure) =>
 		standardFailure('Hosted PBX API', failure, {
 			401: 'Check the username and password of the Hosted PBX API credential. What a user may read depends on its level (extension user, company admin, reseller), and a single-use token works only once.',
@@ -83,6 +118,16 @@ export const wholesaleVoiceApi: ApiDefinition = {
 	label: 'Wholesale Voice API',
 	secretForms: (c) => basicSecretForms(c.apiUsername as string, c.apiPassword as string),
 	checkCredentials: (c) => accountIdProblem(c.accountId),
+	// An authenticated read of the account itself: the tools endpoints need no authentication.
+	credentialTest: {
+		path: '/v3/accounts/{ACCOUNT}/type',
+		authorization: (c) => basic(c.apiUsername, c.apiPassword),
+		refused: {
+			401: 'Wrong API username or password: the Wholesale Voice API refused them (401).',
+			403: 'The API user may not use this account (403): check the Account ID, the number of the account the API user belongs to.',
+			404: 'Nothing at this Base URL for this account (404): the Base URL is the API root without /v3 (as in https://api.example.com), and the Account ID is the account number.',
+		},
+	},
 	pathVariables: (c: ICredentialDataDecryptedObject) => ({ ACCOUNT: String(c.accountId).trim() }),
 	isRetryable: (failure) => E911_RETRYABLE.has(e911Error(failure)?.code ?? ''),
 	// Some failures come with a 200 status: `{success: false, errors: [...]}`.
@@ -131,6 +176,15 @@ export const platformApi: ApiDefinition = {
 	label: 'Platform API',
 	secretForms: (c) => secretForms([String(c.apiKey ?? '').trim()]),
 	checkCredentials: (c) => apiKeyProblem(c.apiKey),
+	credentialTest: {
+		path: '/convai/v1/webhooks',
+		authorization: (c) => `Bearer ${String(c.apiKey ?? '').trim()}`,
+		refused: {
+			401: 'The API key was refused (401): it was revoked or mistyped. Create a new key in the customer portal.',
+			403: 'The API key lacks a scope (403): give it convai:read and the other scopes the nodes use (convai:write, convai:delete, intelligence:read, intelligence:write).',
+			404: "Nothing at this Base URL (404): use the services' root URL, without /convai/v1.",
+		},
+	},
 	describeFailure: (failure) => {
 		const scope = requiredScope(failure.method, failure.path);
 		const described = standardFailure('Platform API', failure, {

@@ -1,59 +1,82 @@
 /**
- * The credentials' Test buttons explain themselves (issue 20). Each credential's test request is
- * sent to the sandbox as n8n's CredentialsTester sends it (packages/cli/src/services/
- * credentials-tester.service.ts, n8n 2.40 and 1.123 alike): the credential's `authenticate`
- * applied, `baseURL` and `url` resolved from the credential's values; an answer outside 2xx is
- * matched against the test's `responseCode` rules, whose message the dialog then shows (without a
- * rule, only the status text). A connection that fails shows n8n's own error code (ECONNREFUSED,
- * ENOTFOUND): no rule applies to it, docs/*.md list what each means.
+ * The credentials' Test buttons explain themselves. n8n's CredentialsTester (packages/cli/src/
+ * services/credentials-tester.service.ts, n8n 2.40 and 1.123 alike) tests a credential without a
+ * `test` of its own through the `methods.credentialTest` function that a node using it names in
+ * `testedBy`, called in n8n-core's CredentialTestContext (whose only helper is `request`); the
+ * message it returns is what the dialog shows. Here it runs the same way against the sandbox, real
+ * servers and closed ports on 127.0.0.1 (the unknown host is under .invalid, which no DNS resolves).
  */
-import type { ICredentialDataDecryptedObject, ICredentialType, IHttpRequestOptions } from 'n8n-workflow';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
-import { HostedPbxApi } from '../../credentials/HostedPbxApi.credentials';
-import { PlatformApiKeyApi } from '../../credentials/PlatformApiKeyApi.credentials';
-import { WholesaleVoiceApi } from '../../credentials/WholesaleVoiceApi.credentials';
+import { CredentialTestContext } from 'n8n-core';
+import type { ICredentialDataDecryptedObject, ICredentialTestFunction, INodeCredentialTestResult, INodeType } from 'n8n-workflow';
+
+import { ConversationIntelligence } from '../../nodes/ConversationIntelligence/ConversationIntelligence.node';
+import { ConversationIntelligenceTrigger } from '../../nodes/ConversationIntelligence/ConversationIntelligenceTrigger.node';
+import { HostedPbx } from '../../nodes/HostedPbx/HostedPbx.node';
+import { HostedPbxTrigger } from '../../nodes/HostedPbx/HostedPbxTrigger.node';
+import { VoiceAgent } from '../../nodes/VoiceAgent/VoiceAgent.node';
+import { VoiceAgentTrigger } from '../../nodes/VoiceAgent/VoiceAgentTrigger.node';
+import { WholesaleVoice } from '../../nodes/WholesaleVoice/WholesaleVoice.node';
+import { WholesaleVoiceTrigger } from '../../nodes/WholesaleVoice/WholesaleVoiceTrigger.node';
 import { startSandbox, type Sandbox } from '../../sandbox';
+import { CREDENTIAL_TYPES } from '../harness/n8n';
+import { json, startTestServer } from '../harness/testServer';
+import type { TlsFault } from '../harness/tlsServers';
+import { closedPort, startTlsServer, trustTestAuthority } from '../harness/tlsServers';
 
 let sandbox: Sandbox;
 beforeAll(async () => (sandbox = await startSandbox()));
 afterAll(async () => await sandbox.close());
 
-/** The two expressions the tests use, resolved as n8n resolves them for these values. */
-function resolve(template: string, credentials: ICredentialDataDecryptedObject): string {
-	return template
-		.replace(/^=/, '')
-		.replace('{{ String($credentials.baseUrl).trim().replace(/\\/+$/, "") }}', String(credentials.baseUrl).trim().replace(/\/+$/, ''))
-		.replace('{{ String($credentials.accountId).trim() }}', String(credentials.accountId).trim());
+const NODES: INodeType[] = [
+	new HostedPbx(),
+	new HostedPbxTrigger(),
+	new WholesaleVoice(),
+	new WholesaleVoiceTrigger(),
+	new VoiceAgent(),
+	new VoiceAgentTrigger(),
+	new ConversationIntelligence(),
+	new ConversationIntelligenceTrigger(),
+];
+
+/** The Test function of each node that uses a credential type, as n8n looks it up (`testedBy`, then `methods.credentialTest`). */
+function testsOf(type: string): Array<ICredentialTestFunction | undefined> {
+	return NODES.flatMap((node) =>
+		(node.description.credentials ?? []).filter((c) => c.name === type).map((c) => node.methods?.credentialTest?.[c.testedBy as string]),
+	);
 }
 
-/** What the credential dialog says: "OK", a rule's message, or the status text. */
-async function credentialTest(type: ICredentialType, credentials: ICredentialDataDecryptedObject): Promise<string> {
-	const test = type.test!;
-	const request = test.request as IHttpRequestOptions & { baseURL: string; url: string };
-	const options = await (type.authenticate as (c: ICredentialDataDecryptedObject, o: IHttpRequestOptions) => Promise<IHttpRequestOptions>)(credentials, {
-		url: '',
-		headers: {},
-	});
-	const url = new URL(`${resolve(request.baseURL, credentials)}${resolve(request.url, credentials)}`);
-	for (const [key, value] of Object.entries(request.qs ?? {})) url.searchParams.set(key, String(value));
-	const response = await fetch(url, { headers: options.headers as Record<string, string> });
-	await response.arrayBuffer();
-	if (response.ok) return 'OK';
-	const rule = (test.rules ?? []).find((r) => r.type === 'responseCode' && r.properties.value === response.status);
-	return rule ? (rule.properties as { message: string }).message : response.statusText || `Received HTTP status code: ${response.status}`;
+/** What the credential dialog says, n8n finding the Test through any node that uses the credential. */
+async function credentialTest(type: string, data: ICredentialDataDecryptedObject): Promise<INodeCredentialTestResult> {
+	const test = testsOf(type)[0]!;
+	return await test.call(new CredentialTestContext({} as never), { id: 'credential', name: 'Test', type, data });
 }
+
+test('every node that uses a credential names its one Test; no credential has a `test` of its own (n8n would run that instead)', () => {
+	for (const type of Object.keys(CREDENTIAL_TYPES)) {
+		const tests = testsOf(type);
+		expect([type, tests.length > 1, tests.every((test) => typeof test === 'function' && test === tests[0])]).toEqual([type, true, true]);
+		expect(CREDENTIAL_TYPES[type].test).toBeUndefined();
+		expect(CREDENTIAL_TYPES[type].authenticate).toMatchObject({ type: 'generic' });
+	}
+});
+
+const pbx = (baseUrl: string) => ({ baseUrl, username: 'acme.admin', password: 'acme-admin-secret' });
+const message = async (type: string, data: ICredentialDataDecryptedObject) => (await credentialTest(type, data)).message;
 
 describe('Hosted PBX API', () => {
-	const good = () => ({ baseUrl: `${sandbox.url}/api/v1/`, username: 'acme.admin', password: 'acme-admin-secret' });
+	const good = () => pbx(`${sandbox.url}/api/v1/`);
 
 	test('right credentials pass', async () => {
-		expect(await credentialTest(new HostedPbxApi(), good())).toBe('OK');
+		expect(await credentialTest('hostedPbxApi', good())).toMatchObject({ status: 'OK' });
 	});
 	test('a wrong password says so', async () => {
-		expect(await credentialTest(new HostedPbxApi(), { ...good(), password: 'wrong' })).toMatch(/^Wrong username or password: .*\(401\)/);
+		expect(await message('hostedPbxApi', { ...good(), password: 'wrong' })).toMatch(/^Wrong username or password: .*\(401\)/);
 	});
 	test('a Base URL without the API version names that mistake', async () => {
-		expect(await credentialTest(new HostedPbxApi(), { ...good(), baseUrl: sandbox.url })).toMatch(/\(404\): it must end with the API version, as in https:\/\/pbx\.example\.com\/api\/v1/);
+		expect(await message('hostedPbxApi', { ...good(), baseUrl: sandbox.url })).toMatch(/\(404\): it must end with the API version, as in https:\/\/pbx\.example\.com\/api\/v1/);
 	});
 });
 
@@ -61,51 +84,148 @@ describe('Wholesale Voice API', () => {
 	const good = () => ({ baseUrl: sandbox.url, apiUsername: 'api123456', apiPassword: 'wv-demo-123456', accountId: '123456' });
 
 	test('right credentials pass', async () => {
-		expect(await credentialTest(new WholesaleVoiceApi(), good())).toBe('OK');
+		expect(await credentialTest('wholesaleVoiceApi', good())).toMatchObject({ status: 'OK' });
 	});
 	test('a wrong password says so', async () => {
-		expect(await credentialTest(new WholesaleVoiceApi(), { ...good(), apiPassword: 'wrong' })).toMatch(/^Wrong API username or password: .*\(401\)/);
+		expect(await message('wholesaleVoiceApi', { ...good(), apiPassword: 'wrong' })).toMatch(/^Wrong API username or password: .*\(401\)/);
 	});
 	test('a wrong account id names the Account ID', async () => {
-		expect(await credentialTest(new WholesaleVoiceApi(), { ...good(), accountId: '999999' })).toMatch(/Account ID/);
+		expect(await message('wholesaleVoiceApi', { ...good(), accountId: '999999' })).toMatch(/Account ID/);
 	});
 	test('a Base URL with the version in it names that mistake', async () => {
-		expect(await credentialTest(new WholesaleVoiceApi(), { ...good(), baseUrl: `${sandbox.url}/v3` })).toMatch(/\(404\).*without \/v3/);
+		expect(await message('wholesaleVoiceApi', { ...good(), baseUrl: `${sandbox.url}/v3` })).toMatch(/\(404\).*without \/v3/);
+	});
+	test('an Account ID that is not digits is refused before sending', async () => {
+		const since = sandbox.context.log.lastSeq;
+		expect(await message('wholesaleVoiceApi', { ...good(), accountId: '12a456' })).toMatch(/Account ID must be digits only/);
+		expect(sandbox.context.log.list({ since })).toEqual([]);
 	});
 });
 
 describe('Voice Agent and Conversation Intelligence API', () => {
-	const key = (scopes: string[]) => {
-		return sandbox.convai.keys.create(`test-${scopes.join('-')}`, scopes).key;
-	};
+	const key = (scopes: string[]) => sandbox.convai.keys.create(`test-${scopes.join('-')}`, scopes).key;
 
 	test('a key with the scopes passes', async () => {
-		expect(await credentialTest(new PlatformApiKeyApi(), { baseUrl: sandbox.url, apiKey: sandbox.convai.keys.demo('full-access') })).toBe('OK');
+		expect(await credentialTest('platformApiKeyApi', { baseUrl: sandbox.url, apiKey: sandbox.convai.keys.demo('full-access') })).toMatchObject({ status: 'OK' });
 	});
 	test('a revoked key says so', async () => {
 		const revoked = key(['convai:read']);
 		sandbox.convai.keys.revoke(revoked);
-		expect(await credentialTest(new PlatformApiKeyApi(), { baseUrl: sandbox.url, apiKey: revoked })).toMatch(/^The API key was refused \(401\): it was revoked or mistyped/);
+		expect(await message('platformApiKeyApi', { baseUrl: sandbox.url, apiKey: revoked })).toMatch(/^The API key was refused \(401\): it was revoked or mistyped/);
 	});
 	test('a key without the scope names the scope', async () => {
-		expect(await credentialTest(new PlatformApiKeyApi(), { baseUrl: sandbox.url, apiKey: key(['intelligence:read']) })).toMatch(/lacks a scope \(403\).*convai:read/);
+		expect(await message('platformApiKeyApi', { baseUrl: sandbox.url, apiKey: key(['intelligence:read']) })).toMatch(/lacks a scope \(403\).*convai:read/);
 	});
 	test('a Base URL with the service path in it names that mistake', async () => {
-		expect(await credentialTest(new PlatformApiKeyApi(), { baseUrl: `${sandbox.url}/convai/v1`, apiKey: sandbox.convai.keys.demo('full-access') })).toMatch(/\(404\).*without \/convai\/v1/);
+		expect(await message('platformApiKeyApi', { baseUrl: `${sandbox.url}/convai/v1`, apiKey: sandbox.convai.keys.demo('full-access') })).toMatch(/\(404\).*without \/convai\/v1/);
+	});
+	test('a malformed key is refused before sending, and not repeated', async () => {
+		const since = sandbox.context.log.lastSeq;
+		const reply = await message('platformApiKeyApi', { baseUrl: sandbox.url, apiKey: 'tpk_not-a-real-key-zzz' });
+		expect(reply).toMatch(/should end in 48 hexadecimal characters/);
+		expect(reply).not.toContain('not-a-real-key');
+		expect(sandbox.context.log.list({ since })).toEqual([]);
 	});
 });
 
 describe('a Base URL with a query or a fragment fails the Test with the reason, sending nothing', () => {
-	const cases: Array<[string, ICredentialType, (baseUrl: string) => ICredentialDataDecryptedObject]> = [
-		['Hosted PBX API', new HostedPbxApi(), (baseUrl) => ({ baseUrl, username: 'acme.admin', password: 'acme-admin-secret' })],
-		['Wholesale Voice API', new WholesaleVoiceApi(), (baseUrl) => ({ baseUrl, apiUsername: 'api123456', apiPassword: 'wv-demo-123456', accountId: '123456' })],
-		['Platform API Key', new PlatformApiKeyApi(), (baseUrl) => ({ baseUrl, apiKey: sandbox.convai.keys.demo('full-access') })],
+	const cases: Array<[string, (baseUrl: string) => ICredentialDataDecryptedObject]> = [
+		['hostedPbxApi', pbx],
+		['wholesaleVoiceApi', (baseUrl) => ({ baseUrl, apiUsername: 'api123456', apiPassword: 'wv-demo-123456', accountId: '123456' })],
+		['platformApiKeyApi', (baseUrl) => ({ baseUrl, apiKey: sandbox.convai.keys.demo('full-access') })],
 	];
-	test.each(cases)('%s', async (_name, type, credentials) => {
+	test.each(cases)('%s', async (type, credentials) => {
 		const since = sandbox.context.log.lastSeq;
-		const base = type instanceof HostedPbxApi ? `${sandbox.url}/api/v1` : sandbox.url;
-		await expect(credentialTest(type, credentials(`${base}?x=`))).rejects.toThrow(/contains a query \(text from a \?\)/);
-		await expect(credentialTest(type, credentials(`${base}#frag`))).rejects.toThrow(/contains a fragment \(text from a #\)/);
+		const base = type === 'hostedPbxApi' ? `${sandbox.url}/api/v1` : sandbox.url;
+		expect(await credentialTest(type, credentials(`${base}?x=`))).toEqual({ status: 'Error', message: expect.stringMatching(/contains a query \(text from a \?\)/) });
+		expect(await message(type, credentials(`${base}#frag`))).toMatch(/contains a fragment \(text from a #\)/);
+		expect(await message(type, credentials(base.replace('http://', 'http://user:pw@')))).toMatch(/contains a user name or password/);
 		expect(sandbox.context.log.list({ since })).toEqual([]);
+	});
+});
+
+describe('a connection that fails says which host and port, and what to check', () => {
+	test('a closed port', async () => {
+		const port = await closedPort();
+		expect(await credentialTest('hostedPbxApi', pbx(`http://127.0.0.1:${port}/api/v1`))).toEqual({
+			status: 'Error',
+			message: `Could not reach the Hosted PBX API at 127.0.0.1:${port}: nothing accepts connections on that port (connection refused). Check the port in the Base URL, and that the service runs and listens on it. Code: ECONNREFUSED`,
+		});
+	});
+
+	test('an unknown host', async () => {
+		expect(await message('hostedPbxApi', pbx('https://no-such-pbx.invalid/api/v1'))).toMatch(
+			/^Could not reach the Hosted PBX API at no-such-pbx\.invalid:443: (no such host name \(DNS found none\)\. Check the spelling of the host in the Base URL\. Code: ENOTFOUND|the host name could not be looked up .*Code: EAI_AGAIN)$/,
+		);
+	});
+
+	test('a Base URL without a scheme (n8n said only ERR_INVALID_URL)', async () => {
+		const hostPort = sandbox.url.replace('http://', '');
+		expect(await message('wholesaleVoiceApi', { baseUrl: hostPort, apiUsername: 'api123456', apiPassword: 'wv-demo-123456', accountId: '123456' })).toBe(
+			`The Base URL of the Wholesale Voice API credential has no scheme: write https://${hostPort} (or http:// for a server without TLS), then the path the API lives under`,
+		);
+	});
+
+	test.each([
+		['self-signed', "the server's TLS certificate is self-signed", 'DEPTH_ZERO_SELF_SIGNED_CERT'],
+		['untrusted authority', "the server's TLS certificate comes from an authority n8n does not trust", 'SELF_SIGNED_CERT_IN_CHAIN'],
+		['no intermediate', "the server's TLS certificate comes from an authority n8n does not know", 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'],
+		['expired', "the server's TLS certificate has expired", 'CERT_HAS_EXPIRED'],
+		['another host', "the server's TLS certificate is for another host name", 'ERR_TLS_CERT_ALTNAME_INVALID'],
+	] as Array<[TlsFault, string, string]>)('TLS, %s', async (fault, reason, code) => {
+		const server = await startTlsServer(fault);
+		// An expired or wrong-host certificate shows only behind an authority n8n trusts.
+		const untrust = ['expired', 'another host'].includes(fault) ? trustTestAuthority() : () => undefined;
+		try {
+			const reply = await message('platformApiKeyApi', { baseUrl: server.url, apiKey: `tpk_${'ab12'.repeat(12)}` });
+			expect(reply).toMatch(new RegExp(`^Could not reach the Platform API at ${server.hostPort.replace(/\./g, '\\.')}: ${reason}\\. .+\\. Code: ${code}$`));
+		} finally {
+			untrust();
+			await server.close();
+		}
+	});
+
+	test('https:// to a port without TLS, and http:// to a TLS port: check the scheme', async () => {
+		const plain = await startTestServer();
+		const tls = await startTlsServer('no intermediate');
+		try {
+			const hostPort = plain.url.replace('http://', '');
+			expect(await message('hostedPbxApi', pbx(`https://${hostPort}/api/v1`))).toBe(
+				`Could not reach the Hosted PBX API at ${hostPort}: the server does not speak TLS on that port (wrong version number). Check the Base URL's scheme: https:// where the server speaks TLS on that port, http:// where it does not. Code: EPROTO`,
+			);
+			expect(await message('hostedPbxApi', pbx(`http://${tls.hostPort}/api/v1`))).toMatch(/the connection was closed without an answer \(connection reset\)\. Check the Base URL's scheme.*Code: ECONNRESET$/);
+		} finally {
+			await plain.close();
+			await tls.close();
+		}
+	});
+
+	test('a server that never answers: timed out, within the credential\'s Timeout', async () => {
+		const server = createServer(() => undefined);
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const hostPort = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+		const started = Date.now();
+		try {
+			expect(await message('hostedPbxApi', { ...pbx(`http://${hostPort}/api/v1`), timeout: 1 })).toBe(
+				`The Hosted PBX API at ${hostPort} did not answer the test request within 1 s (timed out). Check that the Base URL's host and port are the service's`,
+			);
+			expect(Date.now() - started).toBeLessThan(2000);
+		} finally {
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		}
+	});
+
+	test('a redirect is not followed (the credential would go with it): it says where it leads', async () => {
+		const server = await startTestServer();
+		server.answer(json(301, {}, { Location: 'https://pbx.example.com/api/v1/customers' }));
+		try {
+			expect(await message('hostedPbxApi', pbx(`${server.url}/api/v1`))).toBe(
+				`The Hosted PBX API at ${server.url.replace('http://', '')} answered the test request with a redirect (301) to https://pbx.example.com, which the nodes never follow: use the address it leads to as the Base URL`,
+			);
+			expect(server.requests).toHaveLength(1);
+		} finally {
+			await server.close();
+		}
 	});
 });

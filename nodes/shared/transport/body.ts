@@ -109,7 +109,7 @@ export function isStream(body: unknown): body is NodeStream {
 	return !!body && typeof body === 'object' && typeof (body as { pipe?: unknown }).pipe === 'function';
 }
 
-function destroyBody(body: unknown): void {
+export function destroyBody(body: unknown): void {
 	if (isStream(body)) body.destroy();
 }
 

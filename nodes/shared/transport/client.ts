@@ -12,7 +12,6 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { baseUrlProblem } from '../../../credentials/connectionFields';
 import type { ApiFailure } from '../errors';
 import { apiError, asNodeError, validationError } from '../errors';
 import type { ApiClient, ApiRequest, ApiResponse, RequestEnvironment, StreamResponse } from '../operation';
@@ -34,7 +33,7 @@ import {
 	tooLargeError,
 	tooSlowError,
 } from './failures';
-import { baseUrlOf, fillPath, flattenForm, hostAndPort, joinUrl, rebase, schemeProblem } from './urls';
+import { baseUrlOf, baseUrlProblem, fillPath, flattenForm, hostAndPort, joinUrl, rebase, schemeProblem } from './urls';
 
 export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions | ITriggerFunctions | IHookFunctions | IWebhookFunctions;
 
@@ -64,6 +63,14 @@ export interface ApiDefinition {
 	isRetryable?(failure: FailedResponse): boolean;
 	/** A 2xx answer whose body says it failed (`{success: false, errors: [...]}`). */
 	failedBody?(body: unknown): boolean;
+	/** The credential's Test: a read every valid credential may make, and what a refusal of it means. */
+	credentialTest: {
+		path: string;
+		qs?: IDataObject;
+		/** The Authorization header: the credential-test context cannot apply the credential's own. */
+		authorization(credentials: ICredentialDataDecryptedObject): string;
+		refused: Record<401 | 403 | 404, string>;
+	};
 }
 
 export interface ClientOptions {

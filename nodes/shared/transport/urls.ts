@@ -30,6 +30,22 @@ export function hostAndPort(url: string): string {
 }
 
 /**
+ * Why a Base URL is refused, or undefined; the message never repeats the URL. A user name or
+ * password in it would be masked nowhere and appear in the links the nodes output; a query or a
+ * fragment would come before every request's path.
+ */
+export function baseUrlProblem(label: string, baseUrl: unknown): string | undefined {
+	const text = String(baseUrl ?? '').trim();
+	const authority = /^[^:/?#]*:[/\\]*([^/?#\\]*)/.exec(text)?.[1] ?? '';
+	if (authority.includes('@')) {
+		return `The Base URL of the ${label} credential contains a user name or password (text before an @ in the host): remove it and put the sign-in in the credential's own fields`;
+	}
+	const extra = /[?#]/.exec(text)?.[0];
+	if (!extra) return undefined;
+	return `The Base URL of the ${label} credential contains ${extra === '?' ? 'a query (text from a ?)' : 'a fragment (text from a #)'}: every request's path would come after it. Remove it; the Base URL ends with the path the API lives under`;
+}
+
+/**
  * Why a Base URL has no usable scheme or host, or undefined; only its host is quoted (a user name
  * or password in it is refused before this is asked).
  */

@@ -1,18 +1,17 @@
 /**
  * A Base URL with a user name or password in it (`https://api:secret@host/api/v1`) is refused for
- * every credential: by the transport before any request, and by the credential itself (which the
- * credential test's request goes through). The message never repeats the secret part. So is one
- * with a query or a fragment (`…/api/v1?x=`, `…#frag`), which would send every request elsewhere.
+ * every credential: by the transport before any request, and by the credential's Test. The
+ * message never repeats the secret part. So is one with a query or a fragment (`…/api/v1?x=`,
+ * `…#frag`), which would send every request elsewhere.
  */
-import type { ICredentialDataDecryptedObject, ICredentialType, IHttpRequestOptions } from 'n8n-workflow';
+import { CredentialTestContext } from 'n8n-core';
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { baseUrlProblem } from '../../../credentials/connectionFields';
-import { HostedPbxApi } from '../../../credentials/HostedPbxApi.credentials';
-import { PlatformApiKeyApi } from '../../../credentials/PlatformApiKeyApi.credentials';
-import { WholesaleVoiceApi } from '../../../credentials/WholesaleVoiceApi.credentials';
 import { hostedPbxApi, platformApi, wholesaleVoiceApi } from '../../../nodes/shared/apis';
 import type { ApiDefinition } from '../../../nodes/shared/transport/client';
 import { createClient } from '../../../nodes/shared/transport/client';
+import { credentialTestOf } from '../../../nodes/shared/transport/credentialTest';
+import { baseUrlProblem } from '../../../nodes/shared/transport/urls';
 import { AllCredentialsNode, contexts } from '../../harness/n8n';
 import type { TestServer } from '../../harness/testServer';
 import { json, scriptedServerForFile } from '../../harness/testServer';
@@ -34,13 +33,19 @@ function credentialsOf(type: string, baseUrl: string): ICredentialDataDecryptedO
 
 const withUserInfo = () => server.url.replace('://', `://api:${SECRET}@`);
 
-const APIS: Array<[string, ApiDefinition, ICredentialType, string]> = [
-	['Hosted PBX', hostedPbxApi, new HostedPbxApi(), '/customers'],
-	['Wholesale Voice', wholesaleVoiceApi, new WholesaleVoiceApi(), '/v3/accounts/{ACCOUNT}/type'],
-	['Platform', platformApi, new PlatformApiKeyApi(), '/convai/v1/webhooks'],
+const APIS: Array<[string, ApiDefinition, string]> = [
+	['Hosted PBX', hostedPbxApi, '/customers'],
+	['Wholesale Voice', wholesaleVoiceApi, '/v3/accounts/{ACCOUNT}/type'],
+	['Platform', platformApi, '/convai/v1/webhooks'],
 ];
 
-describe.each(APIS)('%s', (_name, api, type, path) => {
+/** The credential's Test as n8n runs it, in n8n's credential-test context. */
+async function credentialTest(api: ApiDefinition, data: ICredentialDataDecryptedObject) {
+	const test = credentialTestOf(api);
+	return await test.call(new CredentialTestContext({} as never), { id: '1', name: 'c', type: api.credentialType, data });
+}
+
+describe.each(APIS)('%s', (_name, api, path) => {
 	test('the transport refuses it before sending, without the secret', async () => {
 		const { loadOptions } = contexts({ node: new AllCredentialsNode(), parameters: {}, credentials: { [api.credentialType]: credentialsOf(api.credentialType, withUserInfo()) } });
 		const client = createClient(loadOptions(), api);
@@ -57,12 +62,12 @@ describe.each(APIS)('%s', (_name, api, type, path) => {
 		await expect(client.environment()).rejects.toThrow(/contains a user name or password/);
 	});
 
-	test('the credential refuses it (so its Test fails) without the secret; a plain Base URL passes', async () => {
-		const authenticate = type.authenticate as (c: ICredentialDataDecryptedObject, o: IHttpRequestOptions) => Promise<IHttpRequestOptions>;
-		const refused = authenticate.call(type, credentialsOf(api.credentialType, `${withUserInfo()}/api`), { url: '', headers: {} });
-		await expect(refused).rejects.toThrow(/Base URL of the .+ credential contains a user name or password/);
-		await refused.catch((error: Error) => expect(error.message).not.toContain(SECRET));
-		await expect(authenticate.call(type, credentialsOf(api.credentialType, server.url), { url: '', headers: {} })).resolves.toBeDefined();
+	test("the credential's Test refuses it without the secret, sending nothing; a plain Base URL passes", async () => {
+		const refused = await credentialTest(api, credentialsOf(api.credentialType, `${withUserInfo()}/api`));
+		expect(refused.message).toMatch(/^The Base URL of the .+ credential contains a user name or password/);
+		expect(refused.message).not.toContain(SECRET);
+		expect(server.requests).toHaveLength(0);
+		expect(await credentialTest(api, credentialsOf(api.credentialType, server.url))).toMatchObject({ status: 'OK' });
 	});
 });
 
@@ -76,7 +81,7 @@ test('only the host part counts: an @ in the path or query is not a password', (
 	expect(baseUrlProblem('Hosted PBX API', 'http://127.0.0.1:9/x?a=b@c')).toMatch(/contains a query/);
 });
 
-describe.each(APIS)('%s: a Base URL with a query or a fragment', (_name, api, type, path) => {
+describe.each(APIS)('%s: a Base URL with a query or a fragment', (_name, api, path) => {
 	test.each([['a query', '?x='], ['a fragment', '#frag'], ['an empty query', '?']])('with %s: the transport refuses it before sending', async (what, tail) => {
 		const { loadOptions } = contexts({ node: new AllCredentialsNode(), parameters: {}, credentials: { [api.credentialType]: credentialsOf(api.credentialType, `${server.url}/base${tail}`) } });
 		const error = await createClient(loadOptions(), api)
@@ -87,10 +92,10 @@ describe.each(APIS)('%s: a Base URL with a query or a fragment', (_name, api, ty
 		expect(server.requests).toHaveLength(0);
 	});
 
-	test('the credential refuses it, so its Test fails', async () => {
-		const authenticate = type.authenticate as (c: ICredentialDataDecryptedObject, o: IHttpRequestOptions) => Promise<IHttpRequestOptions>;
+	test('the credential\'s Test refuses it, sending nothing', async () => {
 		for (const tail of ['?x=', '/#frag']) {
-			await expect(authenticate.call(type, credentialsOf(api.credentialType, `${server.url}/api${tail}`), { url: '', headers: {} })).rejects.toThrow(/Base URL of the .+ credential contains a (query|fragment)/);
+			expect((await credentialTest(api, credentialsOf(api.credentialType, `${server.url}/api${tail}`))).message).toMatch(/Base URL of the .+ credential contains a (query|fragment)/);
 		}
+		expect(server.requests).toHaveLength(0);
 	});
 });
