@@ -32,11 +32,7 @@ export function accountIdProblem(accountId: unknown): string | undefined {
 const basic = (user: unknown, password: unknown) => `Basic ${Buffer.from(`${String(user ?? '')}:${String(password ?? '')}`).toString('base64')}`;
 
 /** The status line every API shares, with the platform's own text and a hint per status. */
-function standardFailure(
-	label: string,
-	failure: FailedResponse,
-	hints: Partial<Record<number, string>>,
-): ApiFailure {
+function standardFailure(label: string, failure: FailedResponse, hints: Partial<Record<number, string>>): ApiFailure {
 	const text = errorTextFromBody(failure.json ?? failure.text);
 	const where = `${failure.method} ${failure.path}`;
 	const headline: Record<number, string> = {
@@ -47,13 +43,8 @@ function standardFailure(
 		405: `The ${label} does not allow ${where}`,
 		409: `The ${label} reports a conflict`,
 	};
-	const first =
-		headline[failure.status] ??
-		(failure.status >= 500
-			? `The ${label} had a server error`
-			: failure.status < 300
-				? `The ${label} refused the request`
-				: `The ${label} refused ${where}`);
+	const other = failure.status >= 500 ? 'had a server error' : failure.status < 300 ? 'refused the request' : `refused ${where}`;
+	const first = headline[failure.status] ?? `The ${label} ${other}`;
 	return {
 		message: `${first} (${failure.status})${text ? `: ${text}` : ''}`,
 		description: hints[failure.status] ?? `Request: ${where}`,

@@ -30,13 +30,8 @@ export function errorTextFromBody(body: unknown): string | undefined {
 				return truncate(JSON.stringify(value));
 			}
 			if (Array.isArray(value)) {
-				const parts = value.map((entry) =>
-					entry && typeof entry === 'object'
-						? fieldPrefixed(
-								(entry as Record<string, unknown>).field,
-								String((entry as Record<string, unknown>).message ?? JSON.stringify(entry)),
-							)
-						: String(entry),
+				const parts = value.map((entry: Record<string, unknown> | null) =>
+					entry && typeof entry === 'object' ? fieldPrefixed(entry.field, String(entry.message ?? JSON.stringify(entry))) : String(entry),
 				);
 				if (parts.length) return truncate(parts.join('; '));
 				continue;

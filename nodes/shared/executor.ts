@@ -1,11 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INode,
-	JsonObject,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, JsonObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeHelpers, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { BINARY_PROPERTY, LIMIT, RETURN_ALL, findOperation, operationFields } from './describe';
@@ -13,17 +6,7 @@ import { asNodeError, validationError } from './errors';
 import { parameterIssues } from './parameterChecks';
 import { REDACTED_FIELD } from './redaction';
 import { isPlainObject } from './validation';
-import type {
-	ApiResponse,
-	BodyStream,
-	OperationContext,
-	OperationSpec,
-	OutputItem,
-	Params,
-	RequestEnvironment,
-	ResourceSpec,
-	ValidationIssue,
-} from './operation';
+import type { ApiResponse, BodyStream, OperationContext, OperationSpec, OutputItem, Params, RequestEnvironment, ResourceSpec, ValidationIssue } from './operation';
 import { FileOutput } from './operation';
 import type { RecordExtractor } from './pagination';
 import { collectList } from './pagination';
@@ -39,19 +22,13 @@ const ABSENT = Symbol('absent');
  * judge. An option of a collection, or a value in a fixed collection's row, left undefined is
  * dropped: it stays unset, never becomes false or 0.
  */
-export function readParams(
-	context: IExecuteFunctions,
-	fields: INodeProperties[],
-	itemIndex: number,
-): Params {
+export function readParams(context: IExecuteFunctions, fields: INodeProperties[], itemIndex: number): Params {
 	const params: Params = {};
 	const read = new Set<string>();
 	for (const field of fields) {
 		if (field.type === 'notice' || read.has(field.name)) continue;
 		read.add(field.name);
-		const value = context.getNodeParameter(field.name, itemIndex, ABSENT as never, {
-			extractValue: field.type === 'resourceLocator',
-		});
+		const value = context.getNodeParameter(field.name, itemIndex, ABSENT as never, { extractValue: field.type === 'resourceLocator' });
 		if ((value as unknown) !== ABSENT) params[field.name] = withoutUnset(field, value);
 	}
 	return params;
@@ -77,9 +54,7 @@ export function defaultOutput(response: ApiResponse): OutputItem[] {
 }
 
 function asObject(value: unknown): IDataObject {
-	return value !== null && typeof value === 'object' && !Array.isArray(value)
-		? (value as IDataObject)
-		: { value: value as IDataObject[keyof IDataObject] };
+	return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : { value: value as IDataObject[keyof IDataObject] };
 }
 
 function asList(output: OutputItem[] | OutputItem): OutputItem[] {
@@ -93,15 +68,10 @@ function listLimit(params: Params): number | undefined {
 function recordExtractor(spec: OperationSpec, params: Params): RecordExtractor | undefined {
 	const { output } = spec;
 	if (!output) return undefined;
-	return (response: ApiResponse) =>
-		asList(output(response, params)).map((item) => (item instanceof FileOutput ? item.json : item));
+	return (response: ApiResponse) => asList(output(response, params)).map((item) => (item instanceof FileOutput ? item.json : item));
 }
 
-async function runOperation(
-	spec: OperationSpec,
-	context: OperationContext,
-	params: Params,
-): Promise<OutputItem[]> {
+async function runOperation(spec: OperationSpec, context: OperationContext, params: Params): Promise<OutputItem[]> {
 	if (spec.run) return asList(await spec.run(context, params));
 	if (!spec.request) throw new NodeOperationError(context.node.getNode(), `Operation ${spec.value} has no request`);
 	const request = spec.request(params, context.environment);
@@ -113,12 +83,7 @@ async function runOperation(
 	return items.map((item) => (item instanceof FileOutput ? item : { ...item, [REDACTED_FIELD]: true }));
 }
 
-async function toExecutionData(
-	context: IExecuteFunctions,
-	item: OutputItem,
-	params: Params,
-	itemIndex: number,
-): Promise<INodeExecutionData> {
+async function toExecutionData(context: IExecuteFunctions, item: OutputItem, params: Params, itemIndex: number): Promise<INodeExecutionData> {
 	// A list element that is no object (null, 7, "x", [1]) is kept as `{ value }`: n8n needs an object as json (null crashes its engine).
 	if (!(item instanceof FileOutput)) return { json: asObject(item), pairedItem: { item: itemIndex } };
 	const property = String(params[BINARY_PROPERTY] || 'data');
@@ -170,11 +135,7 @@ function checkParameters(spec: OperationSpec, fields: INodeProperties[], params:
  * validate before sending, run the request (with paging) or the multi-call `run`,
  * turn the answer into items with `pairedItem` and binary data, and honour Continue On Fail.
  */
-export async function executeOperations(
-	this: IExecuteFunctions,
-	api: ApiDefinition,
-	resources: ResourceSpec[],
-): Promise<INodeExecutionData[][]> {
+export async function executeOperations(this: IExecuteFunctions, api: ApiDefinition, resources: ResourceSpec[]): Promise<INodeExecutionData[][]> {
 	const input = this.getInputData();
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < input.length; itemIndex++) {
@@ -182,11 +143,7 @@ export async function executeOperations(
 			const resource = this.getNodeParameter('resource', itemIndex) as string;
 			const operation = this.getNodeParameter('operation', itemIndex) as string;
 			const spec = findOperation(resources, resource, operation);
-			if (!spec) {
-				throw new NodeOperationError(this.getNode(), `Unknown operation "${operation}" for resource "${resource}"`, {
-					itemIndex,
-				});
-			}
+			if (!spec) throw new NodeOperationError(this.getNode(), `Unknown operation "${operation}" for resource "${resource}"`, { itemIndex });
 			const fields = operationFields(spec);
 			const params = readParams(this, fields, itemIndex);
 			const labels = Object.fromEntries(fields.map((field) => [field.name, field.displayName]));
@@ -198,17 +155,14 @@ export async function executeOperations(
 				throw validationError(this.getNode(), masked, itemIndex);
 			}
 
+			const scope = { node: this.getNode(), itemIndex };
 			const context: OperationContext = {
 				client,
 				environment,
 				node: this,
 				itemIndex,
 				sleep: async (ms) => await sleep(ms),
-				list: async (request, limit) =>
-					await collectList(client, spec.paging ?? 'client', request, limit, recordExtractor(spec, params), {
-						node: this.getNode(),
-						itemIndex,
-					}),
+				list: async (request, limit) => await collectList(client, spec.paging ?? 'client', request, limit, recordExtractor(spec, params), scope),
 			};
 			for (const item of await runOperation(spec, context, params)) {
 				output.push(await toExecutionData(this, item, params, itemIndex));

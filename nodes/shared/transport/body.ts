@@ -1,5 +1,5 @@
 import { truncate } from '../errors';
-import type { BodyStream } from '../operation';
+import type { ApiRequest, BodyStream } from '../operation';
 import type { SecretForms } from '../redaction';
 import { maskAnswer, redact } from '../redaction';
 import { Watchdog } from '../timers';
@@ -51,14 +51,7 @@ export function jsonOrUndefined(text: string): unknown {
 }
 
 /** The body as the request asked for it, or why it could not be read that way (secrets already redacted). */
-export function decodeBody(
-	buffer: Buffer,
-	type: 'json' | 'text' | 'binary' | 'stream',
-	label: string,
-	contentType: string,
-	forms: SecretForms,
-	where: string,
-): { body: unknown; redacted: boolean } | { problem: string } {
+export function decodeBody(buffer: Buffer, type: ApiRequest['responseType'], label: string, contentType: string, forms: SecretForms, where: string): { body: unknown; redacted: boolean } | { problem: string } {
 	if (type === 'binary') return { body: buffer, redacted: false };
 	const text = buffer.toString('utf8');
 	// A cheap scan first: this runs on every answer, often megabytes.
@@ -199,12 +192,7 @@ export async function readBody(body: unknown, limit: number, signal: AbortSignal
  * average speed. The bytes pass through a generator of our own that gives up on silence by itself,
  * so the stream handed on fails when the server stalls even if the source cannot be destroyed then.
  */
-export function guardedStream(
-	body: unknown,
-	idleMs: number,
-	limit: number,
-	failures: { tooLarge: () => Error; idle: () => Error; tooSlow: () => Error },
-): BodyStream {
+export function guardedStream(body: unknown, idleMs: number, limit: number, failures: Record<'tooLarge' | 'idle' | 'tooSlow', () => Error>): BodyStream {
 	if (!isStream(body)) return toBuffer(body);
 	const source = body;
 	// Readable.from without importing node:stream (n8n Cloud allows no imports): the source's class has it.

@@ -1,16 +1,5 @@
-import type {
-	ICredentialDataDecryptedObject,
-	IDataObject,
-	IExecuteFunctions,
-	IHookFunctions,
-	IHttpRequestOptions,
-	ILoadOptionsFunctions,
-	INode,
-	IPollFunctions,
-	ITriggerFunctions,
-	IWebhookFunctions,
-} from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, IHookFunctions, IHttpRequestOptions, ILoadOptionsFunctions } from 'n8n-workflow';
+import type { INode, IPollFunctions, ITriggerFunctions, IWebhookFunctions, NodeApiError } from 'n8n-workflow';
 
 import type { ApiFailure } from '../errors';
 import { apiError, asNodeError, validationError } from '../errors';
@@ -20,19 +9,8 @@ import { redact } from '../redaction';
 import { deadline, wait } from '../timers';
 import type { RawResponse } from './body';
 import { BodyTooLarge, MAX_DOWNLOAD_BYTES, decodeBody, failedAnswer, guardedStream, isStream, jsonOrUndefined, lowerCaseHeaders, raceAbort, readBody } from './body';
-import {
-	failureOfStatus,
-	isTimeout,
-	networkError,
-	plainError,
-	rateLimitError,
-	rateLimitWaitMs,
-	redactIssues,
-	refusedBeforeSending,
-	timeoutError,
-	tooLargeError,
-	tooSlowError,
-} from './failures';
+import { failureOfStatus, isTimeout, networkError, plainError, rateLimitError, rateLimitWaitMs, redactIssues, refusedBeforeSending } from './failures';
+import { timeoutError, tooLargeError, tooSlowError } from './failures';
 import { baseUrlOf, baseUrlProblem, fillPath, flattenForm, hostAndPort, joinUrl, rebase, schemeProblem } from './urls';
 
 export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions | ITriggerFunctions | IHookFunctions | IWebhookFunctions;
@@ -207,23 +185,10 @@ function httpOptions(req: ApiRequest, url: string, timeout: number | undefined, 
 	const hasBody = req.body !== undefined && req.method !== 'GET';
 	const headers: IDataObject = { Accept: req.accept ?? 'application/json', ...(req.headers ?? {}) };
 	if (hasBody) headers['Content-Type'] = req.form ? 'application/x-www-form-urlencoded' : 'application/json';
-	const body = req.form ? new URLSearchParams(flattenForm(req.body as IDataObject)).toString() : JSON.stringify(req.body);
-	return {
-		method: req.method,
-		url,
-		qs: req.qs,
-		headers,
-		body: hasBody ? body : undefined,
-		arrayFormat: 'brackets',
-		encoding: 'stream',
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-		// A redirect is never followed: the credential would go to whatever host it names.
-		disableFollowRedirect: true,
-		sendCredentialsOnCrossOriginRedirect: false,
-		timeout,
-		abortSignal,
-	};
+	const body = !hasBody ? undefined : req.form ? new URLSearchParams(flattenForm(req.body as IDataObject)).toString() : JSON.stringify(req.body);
+	// A redirect is never followed: the credential would go to whatever host it names.
+	const never = { disableFollowRedirect: true, sendCredentialsOnCrossOriginRedirect: false };
+	return { method: req.method, url, qs: req.qs, headers, body, arrayFormat: 'brackets', encoding: 'stream', returnFullResponse: true, ignoreHttpStatusErrors: true, ...never, timeout, abortSignal };
 }
 
 async function send(call: Call, options: IHttpRequestOptions, authenticated: boolean): Promise<RawResponse> {
@@ -251,37 +216,26 @@ async function request<T>(call: Call, req: ApiRequest): Promise<ApiResponse<T>> 
 	}
 }
 
-interface Exchange {
-	status: number;
-	headers: Record<string, string>;
-	buffer: Buffer;
-}
+type Exchange = { status: number; headers: Record<string, string>; buffer: Buffer };
 
 /** One request sent and its answer read whole, within the timeout; a file asked for as a stream is handed on unread. */
 async function exchangeOnce(call: Call, req: ApiRequest, http: IHttpRequestOptions, where: string): Promise<Exchange | ApiResponse> {
 	const { node, api, itemIndex } = call;
 	const timedOut = () => timeoutError(node, api.label, call.hostPort, where, call.timeoutMs, itemIndex);
-	const failed = (error: unknown) => {
-		if (error instanceof BodyTooLarge) return tooLargeError(node, api.label, where, itemIndex);
-		if (isTimeout(error)) return timedOut();
-		return networkError(node, api.label, call.hostPort, where, error, call.forms, itemIndex);
-	};
 	const limit = deadline(call.timeoutMs, timedOut);
 	try {
 		const raw = await raceAbort(send(call, http, req.auth !== false), limit.signal);
 		const status = raw.statusCode;
 		const headers = lowerCaseHeaders(raw.headers);
 		if (req.responseType === 'stream' && status >= 200 && status < 300 && status !== 204 && !req.okStatuses?.includes(status)) {
-			const body = guardedStream(raw.body, call.timeoutMs, MAX_DOWNLOAD_BYTES, {
-				tooLarge: () => tooLargeError(node, api.label, where, itemIndex),
-				idle: timedOut,
-				tooSlow: () => tooSlowError(node, api.label, where, itemIndex),
-			});
+			const tooSlow = () => tooSlowError(node, api.label, where, itemIndex);
+			const body = guardedStream(raw.body, call.timeoutMs, MAX_DOWNLOAD_BYTES, { tooLarge: () => tooLargeError(node, api.label, where, itemIndex), idle: timedOut, tooSlow });
 			return { status, headers, body };
 		}
 		return { status, headers, buffer: await readBody(raw.body, MAX_DOWNLOAD_BYTES, limit.signal, Number(headers['content-length'] ?? 0)) };
 	} catch (error) {
-		throw failed(error);
+		if (error instanceof BodyTooLarge) throw tooLargeError(node, api.label, where, itemIndex);
+		throw isTimeout(error) ? timedOut() : networkError(node, api.label, call.hostPort, where, error, call.forms, itemIndex);
 	} finally {
 		limit.done();
 	}
@@ -300,7 +254,7 @@ function answerOf<T>(call: Call, req: ApiRequest, { status, headers, buffer }: E
 		const description = `Nothing was made up in its place. The service may be failing: try again, or check the Base URL.${mayHaveTakenEffect}`;
 		throw odd(`The ${api.label} answered ${where} with an empty body (${status}) where it should send one`, description);
 	}
-	const decoded = decodeBody(buffer, req.responseType ?? 'json', api.label, headers['content-type'] ?? '', call.forms, where);
+	const decoded = decodeBody(buffer, req.responseType, api.label, headers['content-type'] ?? '', call.forms, where);
 	if ('problem' in decoded) throw odd(decoded.problem, mayHaveTakenEffect.trim());
 	if (failedAnswer(api.failedBody, decoded.body, listed)) return undefined;
 	return { status, headers, body: decoded.body as T, ...(decoded.redacted ? { redacted: true } : {}) };
