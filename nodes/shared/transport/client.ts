@@ -11,6 +11,7 @@ import type { RawResponse } from './body';
 import { BodyTooLarge, MAX_DOWNLOAD_BYTES, decodeBody, failedAnswer, guardedStream, isStream, jsonOrUndefined, lowerCaseHeaders, raceAbort, readBody } from './body';
 import { failureOfStatus, isTimeout, networkError, plainError, rateLimitError, rateLimitWaitMs, redactIssues, refusedBeforeSending } from './failures';
 import { timeoutError, tooLargeError, tooSlowError } from './failures';
+import { credentialFingerprint, noteRateLimit } from './rateBudget';
 import { baseUrlOf, baseUrlProblem, fillPath, flattenForm, hostAndPort, joinUrl, rebase, schemeProblem } from './urls';
 
 export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions | ITriggerFunctions | IHookFunctions | IWebhookFunctions;
@@ -82,6 +83,8 @@ export interface Connection {
 	maxWaitMs: number;
 	timeoutMs: number;
 	variables: Record<string, string>;
+	/** Which credential this is (a hash), for its request budget. */
+	fingerprint: string;
 }
 
 /** A number setting of the credential, checked: the default when unset, an error message when invalid. */
@@ -112,6 +115,7 @@ export function connectionOf(api: ApiDefinition, credentials: ICredentialDataDec
 		maxWaitMs: (maxWaitSeconds as number) * 1000,
 		timeoutMs: (timeoutSeconds as number) * 1000,
 		variables: api.pathVariables?.(credentials) ?? {},
+		fingerprint: credentialFingerprint(credentials),
 	};
 }
 
@@ -227,6 +231,7 @@ async function exchangeOnce(call: Call, req: ApiRequest, http: IHttpRequestOptio
 		const raw = await raceAbort(send(call, http, req.auth !== false), limit.signal);
 		const status = raw.statusCode;
 		const headers = lowerCaseHeaders(raw.headers);
+		noteRateLimit(call.fingerprint, headers);
 		if (req.responseType === 'stream' && status >= 200 && status < 300 && status !== 204 && !req.okStatuses?.includes(status)) {
 			const tooSlow = () => tooSlowError(node, api.label, where, itemIndex);
 			const body = guardedStream(raw.body, call.timeoutMs, MAX_DOWNLOAD_BYTES, { tooLarge: () => tooLargeError(node, api.label, where, itemIndex), idle: timedOut, tooSlow });
@@ -297,6 +302,7 @@ async function openStream(call: Call, req: ApiRequest, signal: AbortSignal): Pro
 		limit.done();
 	}
 	const headers = lowerCaseHeaders(raw.headers);
+	noteRateLimit(call.fingerprint, headers);
 	if (raw.statusCode >= 200 && raw.statusCode < 300 && isStream(raw.body)) return { ok: true, status: raw.statusCode, headers, body: raw.body };
 	const failureLimit = deadline(call.timeoutMs, () => new Error('timed out reading the failure'));
 	let buffer = Buffer.alloc(0);

@@ -1,6 +1,4 @@
-import { createHash } from 'node:crypto';
-
-import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeProperties, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
+import type { IDataObject, INode, INodeProperties, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { validationError } from '../errors';
@@ -8,6 +6,7 @@ import { parameterIssues } from '../parameterChecks';
 import type { FirstOutcome } from '../streams/reconnectingStream';
 import { clock } from '../timers';
 import { failureOfStatus } from '../transport/failures';
+import { credentialFingerprint, resetRateBudgets } from '../transport/rateBudget';
 import { RecentIds } from './recentIds';
 
 /**
@@ -62,43 +61,10 @@ export const WARNING_INTERVAL_MS = 60_000;
 const MAX_TRIGGERS = 10_000;
 const records = new Map<string, TriggerRecord>();
 
-/**
- * What each API user's answers last said of its request budget (`X-RateLimit-*`), by credential
- * fingerprint: a poll sends nothing while less than a tenth is left, before a 429 rather than
- * after, leaving the rest of the window to action nodes on the same credential.
- */
-interface RateBudget {
-	limit: number;
-	remaining: number;
-	resetAt: number;
-}
-const budgets = new Map<string, RateBudget>();
-
 /** Forgets every trigger and budget (a fresh process, as tests need between cases). */
 export function resetTriggers(): void {
 	records.clear();
-	budgets.clear();
-}
-
-/** Notes the rate headers of an answer for this credential (ignored unless all three are numbers). */
-export function noteRateLimit(fingerprint: string, headers: Record<string, string>): void {
-	const [limit, remaining, reset] = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].map((name) => Number(headers[name] ?? NaN));
-	if (![limit, remaining, reset].every(Number.isFinite) || limit <= 0) return;
-	if (budgets.size >= MAX_TRIGGERS) budgets.delete(budgets.keys().next().value as string);
-	// The reset is seconds from now in the spec; an epoch value is understood too.
-	budgets.set(fingerprint, { limit, remaining, resetAt: reset > 1e9 ? reset * 1000 : clock.now() + reset * 1000 });
-}
-
-/** The budget of this credential when less than a tenth of it is left and its window has not reset. */
-export function budgetLow(fingerprint: string): RateBudget | undefined {
-	const budget = budgets.get(fingerprint);
-	return budget && budget.remaining < budget.limit / 10 && clock.now() < budget.resetAt ? budget : undefined;
-}
-
-/** A hash of a credential's values, to notice that the user changed them. */
-export function credentialFingerprint(credentials: ICredentialDataDecryptedObject): string {
-	const entries = Object.entries(credentials).sort(([a], [b]) => a.localeCompare(b));
-	return createHash('sha256').update(JSON.stringify(entries)).digest('hex');
+	resetRateBudgets();
 }
 
 /** What the user reads while a refusal holds. */

@@ -5,7 +5,7 @@ import { resetTriggers } from '../../../nodes/shared/triggers/lifecycle';
 import type { Sandbox } from '../../../sandbox';
 import { fakeClockForFile } from '../../harness/clock';
 import { waitFor } from '../../harness/wait';
-import { triggerLifecycle } from './pbxTestKit';
+import { runPbx, triggerLifecycle } from './pbxTestKit';
 import { triggerNode } from './pbxTriggerKit';
 
 let sandbox: Sandbox;
@@ -618,6 +618,21 @@ describe("polled events on n8n's Poll Times", () => {
 		sandbox.pbx.injectIncomingCall({ from: '+447700900321', outcome: 'NO_ANSWER' });
 		await time.clock.advance(2000);
 		expect(callers(await active.poll())).toEqual(['+447700900321']);
+	});
+
+	test("with less than a tenth of the hour's request budget left, polls send nothing until the window resets; action nodes on the credential go on", async () => {
+		sandbox.pbx.settings.rateLimit = 20;
+		const active = node(missedCalls);
+		await active.poll();
+		// Action nodes on the same credential use the budget up to a tenth (1 of 20 left, said by the answer's headers).
+		for (let i = 0; i < 18; i++) expect((await runPbx(sandbox, { resource: 'customer', operation: 'get' })).error).toBeUndefined();
+		sandbox.pbx.injectIncomingCall({ from: '+447700900322', outcome: 'NO_ANSWER' });
+		const before = callRequests();
+		expect([await active.poll(), await active.poll(), callRequests() - before]).toEqual([null, null, 0]);
+		expect(active.logInfo.filter((line) => /1 of 20 requests left in this hour's window; polls wait until it resets/.test(line))).toHaveLength(1);
+		expect((await runPbx(sandbox, { resource: 'customer', operation: 'get' })).error).toBeUndefined();
+		await time.clock.advance(60 * 60_000);
+		expect(callers(await active.poll())).toEqual(['+447700900322']);
 	});
 
 	test('reactivated with the first copy of its static data (n8n 1.x): a missed call made meanwhile is returned, none twice', async () => {

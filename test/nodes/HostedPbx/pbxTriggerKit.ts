@@ -18,6 +18,8 @@ export interface ActiveTrigger {
 	errors: Error[];
 	warnings: string[];
 	logErrors: string[];
+	/** Info lines n8n's logger received. */
+	logInfo: string[];
 	/** trigger(): the live stream. */
 	activate: (options?: { mode?: 'trigger' | 'manual'; activation?: WorkflowActivateMode }) => Promise<ITriggerResponse>;
 	/** poll(): one Poll Time; n8n stores the static data after the first (at activation) and whenever items come back. */
@@ -46,12 +48,19 @@ export function triggerNode(
 		workflowId: options.workflowId ?? expect.getState().currentTestName,
 	});
 	let polled = false;
+	const captureLogs = <T extends { logger: { warn: unknown; info: unknown; error: unknown } }>(context: T): T => {
+		jest.spyOn(context.logger as never as Console, 'warn').mockImplementation((message: string) => void active.warnings.push(message));
+		jest.spyOn(context.logger as never as Console, 'info').mockImplementation((message: string) => void active.logInfo.push(message));
+		jest.spyOn(context.logger as never as Console, 'error').mockImplementation((message: string) => void active.logErrors.push(message));
+		return context;
+	};
 	const active: ActiveTrigger = {
 		emitted: [],
 		executions: [],
 		errors: [],
 		warnings: [],
 		logErrors: [],
+		logInfo: [],
 		activate: async ({ mode = 'trigger', activation = 'activate' } = {}) => {
 			const context = setup.trigger(
 				(data: INodeExecutionData[][]) => {
@@ -62,9 +71,7 @@ export function triggerNode(
 				mode,
 				activation,
 			);
-			jest.spyOn(context.logger, 'warn').mockImplementation((message: string) => void active.warnings.push(message));
-			jest.spyOn(context.logger, 'info').mockImplementation(() => undefined);
-			jest.spyOn(context.logger, 'error').mockImplementation((message: string) => void active.logErrors.push(message));
+			captureLogs(context);
 			const response = await node.trigger.call(context);
 			open.push(response);
 			// n8n saves the static data once the workflow is active.
@@ -72,13 +79,13 @@ export function triggerNode(
 			return response;
 		},
 		poll: async (mode = 'trigger') => {
-			const result = await node.poll.call(setup.poll(mode));
+			const result = await node.poll.call(captureLogs(setup.poll(mode)));
 			if (mode === 'trigger' && (result || !polled)) setup.persist();
 			polled = true;
 			return result ? result[0].map((item) => item.json) : null;
 		},
 		pollBinary: async () => {
-			const result = await node.poll.call(setup.poll('trigger'));
+			const result = await node.poll.call(captureLogs(setup.poll('trigger')));
 			polled = true;
 			return result ? result[0].map((item) => item.binary) : null;
 		},

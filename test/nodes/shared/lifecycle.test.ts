@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { FIRST_RETRY_MS, LATER_RETRY_MS, Trigger, credentialFingerprint, resetTriggers } from '../../../nodes/shared/triggers/lifecycle';
+import { FIRST_RETRY_MS, LATER_RETRY_MS, Trigger, resetTriggers } from '../../../nodes/shared/triggers/lifecycle';
+import { credentialFingerprint } from '../../../nodes/shared/transport/rateBudget';
 import { fakeClockForFile } from '../../harness/clock';
 
 const time = fakeClockForFile();
