@@ -1,6 +1,6 @@
-import type { IAuthenticateGeneric, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
+import type { ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 
-import { baseUrlField, maxRateLimitWaitField, timeoutField } from './connectionFields';
+import { authorizationWith, baseUrlField, basicAuthorization, maxRateLimitWaitField, timeoutField } from './connectionFields';
 
 /** Tested by the nodes' `testedBy` (nodes/shared/transport/credentialTest.ts), which names each mistake. */
 export class HostedPbxApi implements ICredentialType {
@@ -38,8 +38,5 @@ export class HostedPbxApi implements ICredentialType {
 		timeoutField,
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: { auth: { username: '={{$credentials.username}}', password: '={{$credentials.password}}' } },
-	};
+	authenticate = authorizationWith((c) => basicAuthorization(c.username, c.password));
 }

@@ -1,6 +1,6 @@
-import type { IAuthenticateGeneric, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
+import type { ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 
-import { baseUrlField, maxRateLimitWaitField, timeoutField } from './connectionFields';
+import { authorizationWith, baseUrlField, bearerAuthorization, maxRateLimitWaitField, timeoutField } from './connectionFields';
 
 /** Tested by the nodes' `testedBy` (nodes/shared/transport/credentialTest.ts), which names each mistake. */
 export class PlatformApiKeyApi implements ICredentialType {
@@ -35,8 +35,5 @@ export class PlatformApiKeyApi implements ICredentialType {
 		timeoutField,
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: { headers: { Authorization: '=Bearer {{ String($credentials.apiKey).trim() }}' } },
-	};
+	authenticate = authorizationWith((c) => bearerAuthorization(c.apiKey));
 }

@@ -1,6 +1,6 @@
-import type { IAuthenticateGeneric, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
+import type { ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 
-import { baseUrlField, maxRateLimitWaitField, timeoutField } from './connectionFields';
+import { authorizationWith, baseUrlField, basicAuthorization, maxRateLimitWaitField, timeoutField } from './connectionFields';
 
 /** Tested by the nodes' `testedBy` (nodes/shared/transport/credentialTest.ts), which names each mistake. */
 export class WholesaleVoiceApi implements ICredentialType {
@@ -49,8 +49,5 @@ export class WholesaleVoiceApi implements ICredentialType {
 		timeoutField,
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: { auth: { username: '={{$credentials.apiUsername}}', password: '={{$credentials.apiPassword}}' } },
-	};
+	authenticate = authorizationWith((c) => basicAuthorization(c.apiUsername, c.apiPassword));
 }

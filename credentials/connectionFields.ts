@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
 /** Fields every credential of this package shares: where the API lives and how long to wait out a rate limit. */
 export function baseUrlField(placeholder: string, description: string): INodeProperties {
@@ -33,3 +33,26 @@ export const timeoutField: INodeProperties = {
 	description:
 		'How long one request may take, from connecting to the last byte of the answer, before it fails with a timeout. Files that keep arriving may take longer; a pause this long fails them. Live event streams use their own heartbeat timeout.',
 };
+
+/** The Authorization header of HTTP Basic. */
+export function basicAuthorization(user: unknown, password: unknown): string {
+	return `Basic ${Buffer.from(`${String(user ?? '')}:${String(password ?? '')}`).toString('base64')}`;
+}
+
+/** The Authorization header of a Bearer key, trimmed as pasted keys often carry a space or a newline. */
+export function bearerAuthorization(key: unknown): string {
+	return `Bearer ${String(key ?? '').trim()}`;
+}
+
+/**
+ * A credential's `authenticate`: sets the Authorization header. A function, not n8n's generic
+ * authentication, because n8n 2.40's default expression engine refuses to evaluate a credential's
+ * `={{$credentials…}}` for a request a trigger sends after its activation ("No bridge acquired for
+ * this context"): a live trigger restarted with n8n could not read back what it missed.
+ */
+export function authorizationWith(header: (credentials: ICredentialDataDecryptedObject) => string) {
+	return async (credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> => {
+		requestOptions.headers = { ...requestOptions.headers, Authorization: header(credentials) };
+		return requestOptions;
+	};
+}

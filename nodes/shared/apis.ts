@@ -1,5 +1,7 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
+import { basicAuthorization, bearerAuthorization } from '../../credentials/connectionFields';
+
 import type { ApiFailure } from './errors';
 import { errorTextFromBody } from './errors';
 import { basicSecretForms, secretForms } from './redaction';
@@ -27,9 +29,6 @@ export function accountIdProblem(accountId: unknown): string | undefined {
 	if (!/^\d+$/.test(value)) return "The Wholesale Voice API credential's Account ID must be digits only (typically six, e.g. 123456)";
 	return undefined;
 }
-
-/** The Authorization header of HTTP Basic, for the credential test (n8n applies the credential's own elsewhere). */
-const basic = (user: unknown, password: unknown) => `Basic ${Buffer.from(`${String(user ?? '')}:${String(password ?? '')}`).toString('base64')}`;
 
 /** The status line every API shares, with the platform's own text and a hint per status. */
 function standardFailure(label: string, failure: FailedResponse, hints: Partial<Record<number, string>>): ApiFailure {
@@ -59,7 +58,7 @@ export const hostedPbxApi: ApiDefinition = {
 	credentialTest: {
 		path: '/customers',
 		qs: { pageSize: 1 },
-		authorization: (c) => basic(c.username, c.password),
+		authorization: (c) => basicAuthorization(c.username, c.password),
 		refused: {
 			401: 'Wrong username or password: the Hosted PBX API refused them (401). Check both, and that the user is active.',
 			403: 'The user may not read the account (403): use a user with API access.',
@@ -112,7 +111,7 @@ export const wholesaleVoiceApi: ApiDefinition = {
 	// An authenticated read of the account itself: the tools endpoints need no authentication.
 	credentialTest: {
 		path: '/v3/accounts/{ACCOUNT}/type',
-		authorization: (c) => basic(c.apiUsername, c.apiPassword),
+		authorization: (c) => basicAuthorization(c.apiUsername, c.apiPassword),
 		refused: {
 			401: 'Wrong API username or password: the Wholesale Voice API refused them (401).',
 			403: 'The API user may not use this account (403): check the Account ID, the number of the account the API user belongs to.',
@@ -169,7 +168,7 @@ export const platformApi: ApiDefinition = {
 	checkCredentials: (c) => apiKeyProblem(c.apiKey),
 	credentialTest: {
 		path: '/convai/v1/webhooks',
-		authorization: (c) => `Bearer ${String(c.apiKey ?? '').trim()}`,
+		authorization: (c) => bearerAuthorization(c.apiKey),
 		refused: {
 			401: 'The API key was refused (401): it was revoked or mistyped. Create a new key in the customer portal.',
 			403: 'The API key lacks a scope (403): give it convai:read and the other scopes the nodes use (convai:write, convai:delete, intelligence:read, intelligence:write).',

@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { CredentialTestContext } from 'n8n-core';
-import type { ICredentialDataDecryptedObject, ICredentialTestFunction, INodeCredentialTestResult, INodeType } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, ICredentialTestFunction, IHttpRequestOptions, INodeCredentialTestResult, INodeType } from 'n8n-workflow';
 
 import { ConversationIntelligence } from '../../nodes/ConversationIntelligence/ConversationIntelligence.node';
 import { ConversationIntelligenceTrigger } from '../../nodes/ConversationIntelligence/ConversationIntelligenceTrigger.node';
@@ -59,8 +59,23 @@ test('every node that uses a credential names its one Test; no credential has a 
 		const tests = testsOf(type);
 		expect([type, tests.length > 1, tests.every((test) => typeof test === 'function' && test === tests[0])]).toEqual([type, true, true]);
 		expect(CREDENTIAL_TYPES[type].test).toBeUndefined();
-		expect(CREDENTIAL_TYPES[type].authenticate).toMatchObject({ type: 'generic' });
 	}
+});
+
+test("each credential sets its Authorization header itself, keeping the request's other headers (a trimmed key for Bearer)", async () => {
+	const values = { username: 'u', password: 'p:1', apiUsername: 'u', apiPassword: 'p:1', apiKey: ' key\n' };
+	const headers = await Promise.all(
+		Object.entries(CREDENTIAL_TYPES).map(async ([type, credential]) => {
+			const authenticate = credential.authenticate as (c: ICredentialDataDecryptedObject, o: IHttpRequestOptions) => Promise<IHttpRequestOptions>;
+			return [type, (await authenticate(values, { url: '/x', headers: { Accept: 'application/json' } })).headers];
+		}),
+	);
+	const basic = `Basic ${Buffer.from('u:p:1').toString('base64')}`;
+	expect(Object.fromEntries(headers)).toEqual({
+		hostedPbxApi: { Accept: 'application/json', Authorization: basic },
+		wholesaleVoiceApi: { Accept: 'application/json', Authorization: basic },
+		platformApiKeyApi: { Accept: 'application/json', Authorization: 'Bearer key' },
+	});
 });
 
 const pbx = (baseUrl: string) => ({ baseUrl, username: 'acme.admin', password: 'acme-admin-secret' });

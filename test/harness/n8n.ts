@@ -1,6 +1,6 @@
 /**
  * Runs this package's nodes through n8n's own execution code (n8n-core's WorkflowExecute and
- * node contexts), with real credential handling: the credential type's generic `authenticate`
+ * node contexts), with real credential handling: the credential type's `authenticate`
  * applied as n8n applies it, and n8n's `httpRequestWithAuthentication`. Tests state parameters and
  * assert on the requests the sandbox received and on the items returned.
  */
@@ -62,24 +62,11 @@ class TestCredentialsHelper extends ICredentialsHelper {
 		return [];
 	}
 
-	/** As n8n's CredentialsHelper applies generic authentication: each value an expression over `$credentials`. */
-	async authenticate(
-		credentials: ICredentialDataDecryptedObject,
-		typeName: string,
-		requestOptions: IHttpRequestOptions,
-		workflow: Workflow,
-		node: INode,
-	): Promise<IHttpRequestOptions> {
+	/** As n8n's CredentialsHelper applies a credential type's `authenticate` function. */
+	async authenticate(credentials: ICredentialDataDecryptedObject, typeName: string, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 		const authenticate = CREDENTIAL_TYPES[typeName]?.authenticate;
-		if (typeof authenticate !== 'object') throw new Error(`No generic authentication for ${typeName}`);
-		requestOptions.headers ??= {};
-		for (const [where, values] of Object.entries(authenticate.properties)) {
-			const target = ((requestOptions as unknown as IDataObject)[where] ??= {}) as IDataObject;
-			for (const [key, value] of Object.entries(values as IDataObject)) {
-				target[key] = workflow.expression.getSimpleParameterValue(node, value as string, 'internal', { $credentials: credentials }, undefined, '') as string;
-			}
-		}
-		return requestOptions;
+		if (typeof authenticate !== 'function') throw new Error(`No authenticate function for ${typeName}`);
+		return await authenticate(credentials, requestOptions);
 	}
 
 	async preAuthentication(): Promise<undefined> {

@@ -231,7 +231,8 @@ function readsBackGaps(
 			recovered.forEach(emit);
 			save();
 		} catch (error) {
-			context.logger.warn(`Hosted PBX stream: could not read the history to recover events missed since ${new Date(from).toISOString()}: ${(error as Error).message}`);
+			const { message, description } = error as Error & { description?: string };
+			context.logger.warn(`Hosted PBX stream: could not read the history to recover events missed since ${new Date(from).toISOString()}: ${message}${description ? ` (${description})` : ''}`);
 		}
 	};
 }
