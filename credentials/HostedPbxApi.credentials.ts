@@ -14,7 +14,7 @@ export class HostedPbxApi implements ICredentialType {
 
 	properties: INodeProperties[] = [
 		baseUrlField(
-			'https://pbx.example.com/api/v1',
+			'e.g. https://pbx.example.com/api/v1',
 			'Address of the Hosted PBX API including the version segment /api/v1.',
 		),
 		{

@@ -18,7 +18,7 @@ export class PlatformApiKeyApi implements ICredentialType {
 
 	properties: INodeProperties[] = [
 		baseUrlField(
-			'https://api.example.com',
+			'e.g. https://api.example.com',
 			'Address of the platform services, without the service path (the nodes add /convai/v1 and /intelligence/v1).',
 		),
 		{

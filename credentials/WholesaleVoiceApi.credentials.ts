@@ -17,7 +17,7 @@ export class WholesaleVoiceApi implements ICredentialType {
 
 	properties: INodeProperties[] = [
 		baseUrlField(
-			'https://wholesale.example.com',
+			'e.g. https://wholesale.example.com',
 			'Address of the Wholesale Voice API, without /v3 (the nodes add it).',
 		),
 		{
@@ -42,7 +42,7 @@ export class WholesaleVoiceApi implements ICredentialType {
 			type: 'string',
 			required: true,
 			default: '',
-			placeholder: '123456',
+			placeholder: 'e.g. 700123',
 			description: 'The account number, digits only',
 		},
 		maxRateLimitWaitField,

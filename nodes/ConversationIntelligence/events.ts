@@ -93,7 +93,7 @@ export const sessionFilterFields: INodeProperties[] = [
 		name: 'operatorNames',
 		type: 'string',
 		default: '',
-		placeholder: 'sentiment, escalation_risk',
+		placeholder: 'e.g. churn_risk, refund_requested',
 		description: 'Only results and errors of these operators (comma-separated); all when empty',
 	},
 	{

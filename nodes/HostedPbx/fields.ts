@@ -85,7 +85,7 @@ export function searchMethodName(collection: string): string {
 
 export const endpointField: INodeProperties = {
 	...subResourceField('endpointId', 'Endpoint', 'endpoints', 'The endpoint (extension or device group)'),
-	placeholder: '201',
+	placeholder: 'e.g. 205',
 };
 
 export interface CollectionOptions {

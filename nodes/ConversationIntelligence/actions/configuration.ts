@@ -53,7 +53,7 @@ export const configuration: ResourceSpec = {
 					type: 'string',
 					required: true,
 					default: '',
-					placeholder: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+					placeholder: 'e.g. 0b5c3a52-1d7e-4f6a-9c2b-8e4f1a2d3c4b',
 					description: 'The stable UUID of the configuration',
 				},
 				{
@@ -72,7 +72,7 @@ export const configuration: ResourceSpec = {
 					type: 'string',
 					default: '',
 					required: true,
-					placeholder: 'sentiment, escalation_risk',
+					placeholder: 'e.g. churn_risk, refund_requested',
 					description: 'Comma-separated operator names',
 					displayOptions: { show: { upgrade: ['named'] } },
 				},

@@ -39,7 +39,7 @@ export const callFilters: INodeProperties = filtersField([
 		name: 'endpointId',
 		type: 'string',
 		default: '',
-		placeholder: '201',
+		placeholder: 'e.g. 205',
 		description: 'Only calls involving this endpoint (a whole number)',
 	},
 	{
@@ -170,7 +170,7 @@ export const call: ResourceSpec = {
 					type: 'string',
 					required: true,
 					default: '',
-					placeholder: 'e.g. +447700900999 or 202',
+					placeholder: 'e.g. +447700900999 or 205',
 					description: 'The number or extension to dial once the endpoint answers; a number in international form with + (a national number needs Default Country Code)',
 				},
 				defaultCountryCodeField,

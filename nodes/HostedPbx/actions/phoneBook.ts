@@ -15,7 +15,7 @@ const nameField: INodeProperties = {
 	type: 'string',
 	required: true,
 	default: '',
-	placeholder: 'Alice Jones',
+	placeholder: 'e.g. Sam Rivera',
 	description: 'Full name of the contact',
 };
 
@@ -25,7 +25,7 @@ const phoneNumberField: INodeProperties = {
 	type: 'string',
 	required: true,
 	default: '',
-	placeholder: '+447700900123',
+	placeholder: 'e.g. +447700900777',
 };
 
 const speedDialField: INodeProperties = {

@@ -74,7 +74,7 @@ export const webhook: ResourceSpec = {
 					type: 'string',
 					required: true,
 					default: '',
-					placeholder: 'https://n8n.example.com/webhook/…',
+					placeholder: 'e.g. https://n8n.example.com/webhook/…',
 					description: 'The endpoint that receives the HTTP POST deliveries',
 				},
 				{

@@ -35,6 +35,7 @@ const SAMPLES: Record<string, Record<string, string>> = {
 		body: 'Hello from the UI test',
 		name: 'Pat Example',
 		phoneNumber: '+447700900321',
+		endpointId: '201',
 	},
 	voiceAgent: {
 		url: 'http://127.0.0.1:9/ui-test',
