@@ -18,9 +18,9 @@
  * Ctrl-C stops everything it started (the n8n process group and the sandbox).
  *
  * The terminal shows the steps with their elapsed time; a long step shows that it is moving (on a
- * terminal one status line with its time and the newest log line, updated every second; in a pipe
- * or a file a plain line every 10 s, no control codes). What npm, the compiler, the n8n installer
- * and the sandbox print goes to a log file, and n8n's own output to another (both under
+ * terminal one status line with its time and what it is doing in words, from scripts/demo/progress.ts,
+ * updated every second; in a pipe or a file that line every 10 s, no control codes). What npm, the
+ * compiler, the n8n installer and the sandbox print goes to a log file, and n8n's own output to another (both under
  * <cache>/demo/logs, the last 10 runs kept); their paths are printed first, and their last lines
  * if a step fails. --verbose streams it all to the terminal as well.
  *
@@ -140,13 +140,16 @@ const say = (msg) => {
 };
 // eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]/g;
-/** The newest line a child process wrote to the log: what a long step shows it is doing. */
-let lastLogLine = '';
+/** What the running step is doing, in words (scripts/demo/progress.ts, loaded in main()). */
+let progress;
+/** Feeds each line of a child's output to the status line's words (never shown raw). */
+function noteLines(text) {
+	for (const line of String(text).replace(ANSI, '').split('\n')) if (line.trim()) progress?.note(line);
+}
 /** Output of a child process: to the log file (and the terminal with --verbose). */
 function record(chunk) {
 	logStream.write(chunk);
-	const lines = String(chunk).replace(ANSI, '').split('\n').map((l) => l.trim()).filter(Boolean);
-	if (lines.length) lastLogLine = lines[lines.length - 1];
+	noteLines(chunk);
 	if (verbose) print(String(chunk));
 }
 function lastLines(file, count = 20) {
@@ -162,7 +165,7 @@ const lastLogLines = (count = 20) => lastLines(LOG_FILE, count);
  * Streams what is appended to a log file to the terminal (--verbose: n8n's own output, which the
  * harness writes to its log file). Returns a function that stops following.
  */
-function follow(file, fromStart = false) {
+function follow(file, fromStart = false, show = print) {
 	let offset = fromStart ? 0 : fs.existsSync(file) ? fs.statSync(file).size : 0;
 	const timer = setInterval(() => {
 		let size;
@@ -178,10 +181,22 @@ function follow(file, fromStart = false) {
 		fs.readSync(fd, buffer, 0, buffer.length, offset);
 		fs.closeSync(fd);
 		offset = size;
-		print(buffer.toString('utf8'));
+		show(buffer.toString('utf8'));
 	}, 500);
 	timer.unref();
 	return () => clearInterval(timer);
+}
+
+/** Bytes in use on the disk of the cache (what an install writes grows it); undefined where Node cannot tell. */
+function diskUsed() {
+	try {
+		let dir = CACHE_ROOT;
+		while (!fs.existsSync(dir)) dir = path.dirname(dir);
+		const { blocks, bfree, bsize } = fs.statfsSync(dir);
+		return (blocks - bfree) * bsize;
+	} catch {
+		return undefined;
+	}
 }
 
 const STEPS = 5;
@@ -194,8 +209,8 @@ let stepNumber = 0;
 const PLAIN_TICK_SECONDS = 10;
 /**
  * Runs one numbered step: "[2/5] Provisioning n8n …", then its time. A long step shows that it
- * is moving: on a terminal one status line with its elapsed time and the newest line of the log,
- * updated every second; otherwise (a pipe, a file, CI) a plain line every 10 s.
+ * is moving: on a terminal one status line with its elapsed time and what it is doing in words
+ * (never a raw installer line), updated every second; otherwise (a pipe, a file, CI) that line every 10 s.
  */
 async function step(title, work) {
 	const number = ++stepNumber;
@@ -203,21 +218,20 @@ async function step(title, work) {
 	const short = `[${number}/${STEPS}] ${title.replace(/ \(.*$/, '').replace(/: .*$/, '')}`;
 	const since = Date.now();
 	let plainTicks = 0;
-	lastLogLine = '';
+	progress?.reset();
 	logStream.write(`\n=== ${label}\n`);
 	print(`${label} …\n`);
 	const tick = setInterval(() => {
 		const ms = Date.now() - since;
-		const elapsed = duration(ms);
-		const hint = lastLogLine ? `  ${lastLogLine}` : '';
+		const status = progress ? progress.status(short, since) : `${short} … ${duration(ms)}`;
 		if (interactive) {
 			clearStatus();
 			const width = Math.max(20, (process.stderr.columns || 100) - 1);
-			statusLine = `    ${short} … ${elapsed}${hint}`.slice(0, width);
+			statusLine = `    ${status}`.slice(0, width);
 			process.stderr.write(statusLine);
 		} else if (Math.floor(ms / (PLAIN_TICK_SECONDS * 1000)) > plainTicks) {
 			plainTicks = Math.floor(ms / (PLAIN_TICK_SECONDS * 1000));
-			process.stderr.write(`    … ${elapsed}${hint ? ` (log: ${hint.trim().slice(0, 100)})` : ''}\n`);
+			process.stderr.write(`    … ${status}\n`);
 		}
 	}, 1_000);
 	const stopTicking = () => {
@@ -768,6 +782,9 @@ async function main() {
 
 	verbose = args.verbose;
 	pruneLogs();
+	const { require: tsxRequire } = await import('tsx/cjs/api');
+	const { Progress } = tsxRequire('./demo/progress.ts', import.meta.url);
+	progress = new Progress(Date.now, diskUsed);
 	n8nLogFile = args.queue ? undefined : N8N_LOG_FILE;
 	const n8nLogs = args.queue ? 'one file per process, in the folder printed at step 3' : N8N_LOG_FILE;
 	process.stderr.write(
@@ -787,7 +804,9 @@ async function main() {
 	shownActive = provisioned.target === '1' ? 'Active' : 'Published';
 	const { n8n, queue, examples, sandbox, webhookBase } = await step(`Preparing n8n ${provisioned.n8nVersion}: the sandbox credentials and the example workflows`, async () => {
 		const queue = args.queue ? await createQueueCluster(args) : undefined;
-		const n8n = queue ? queue.cluster.main : await createN8n(args, provisioned);
+		// n8n creates its database on the first import: its log says how far it is.
+		const stopFollowing = queue ? undefined : follow(N8N_LOG_FILE, true, noteLines);
+		const n8n = queue ? queue.cluster.main : await createN8n(args, provisioned).finally(() => stopFollowing?.());
 		keepOwnSignalHandlers();
 		const sandbox = await sandboxReady;
 		say(`sandbox ready at ${sandbox.baseUrl}`);
@@ -805,12 +824,12 @@ async function main() {
 		});
 	} else {
 		await step(`Starting n8n ${provisioned.n8nVersion} on ${n8n.baseUrl}`, async () => {
-			const stopFollowing = verbose ? follow(N8N_LOG_FILE, true) : undefined;
+			const stopFollowing = follow(N8N_LOG_FILE, true, verbose ? print : noteLines);
 			try {
 				await n8n.start({ timeoutMs: 300_000 });
 			} finally {
 				// With --verbose n8n's output keeps streaming after the step.
-				if (!verbose) stopFollowing?.();
+				if (!verbose) stopFollowing();
 			}
 		});
 	}

@@ -114,7 +114,8 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 		await sleep(8000);
 		// What n8n itself had in flight just before the restart: its runs not yet ended.
 		const askedAt = Date.now();
-		const runningAtRestart = (await n8n.executions(PBX_WORKFLOW)).filter((e) => ['new', 'running', 'unknown'].includes(String(e.status))).length;
+		const inFlight = async (workflow: string) => (await n8n.executions(workflow)).filter((e) => ['new', 'running', 'unknown'].includes(String(e.status))).length;
+		const [runningAtRestart, sessionRunsAtRestart] = [await inFlight(PBX_WORKFLOW), await inFlight(RESUME_WORKFLOW)];
 		const restartedAt = Date.now();
 		await restart();
 		const stoppedAt = Date.now();
@@ -191,7 +192,7 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 		console.log(
 			`restart (round ${round}): ${calls.length} call and ${texts.length} SMS runs reached the end (${recovered} recovered from the history); ` +
 				`runs not successful: ${JSON.stringify(failed.map((e) => e.status))} for ${JSON.stringify(failedFor)} (${JSON.stringify(failedWith)}); missing: ${JSON.stringify(missing.map(described))}; ` +
-				`n8n had ${runningAtRestart} runs in flight ${restartedAt - askedAt} ms before the restart, which took ${stoppedAt - restartedAt} ms; ` +
+				`n8n had ${runningAtRestart} PBX and ${sessionRunsAtRestart} session runs in flight ${restartedAt - askedAt} ms before the restart, which took ${stoppedAt - restartedAt} ms; ` +
 				`live runs before the restart took up to ${slowestRunMs} ms (95th percentile)`,
 		);
 		const duplicates = (list: string[]) => list.filter((v, i) => list.indexOf(v) !== i);
@@ -206,6 +207,7 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 			streamed,
 			askedAt,
 			runningAtRestart,
+			sessionRunsAtRestart,
 			restartedAt,
 			stoppedAt,
 			slowestRunMs,
@@ -243,7 +245,7 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 	});
 
 	test(`kill and restart main while the platform rings ${CALLS} times and texts ${TEXTS} times: each reaches the end of the workflow once, none twice`, async () => {
-		const { missing, missingSaid, replayed, failedFor, recovered, duplicates, rungAt, streamed, askedAt, runningAtRestart, restartedAt, stoppedAt, slowestRunMs, described } = await restartWhileEventsFlow(
+		const { missing, missingSaid, replayed, failedFor, recovered, duplicates, rungAt, streamed, askedAt, runningAtRestart, sessionRunsAtRestart, restartedAt, stoppedAt, slowestRunMs, described } = await restartWhileEventsFlow(
 			2,
 			async () => await n8n.kill('SIGKILL'),
 		);
@@ -265,9 +267,10 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 			duplicates,
 			notStreamedToTheKilledMain: missing.filter((m) => !failedFor.includes(m) && !diedInARun.includes(m)).map(described),
 			moreThanN8nHadInFlight: beforeListed.length <= runningAtRestart ? [] : [`n8n listed ${runningAtRestart} runs in flight`, ...beforeListed.map(described)],
-			sessionEventsNotInFlight: unexplained(missingSaid, rungAt, restartedAt - listedWithin, stoppedAt),
+			// As for calls: sent no earlier than a run takes before n8n listed its runs (listing them took 36 s once, under load).
+			sessionEventsNotInFlight: unexplained(missingSaid, rungAt, askedAt - listedWithin, stoppedAt),
 		}).toEqual({ duplicates: [], notStreamedToTheKilledMain: [], moreThanN8nHadInFlight: [], sessionEventsNotInFlight: [] });
-		expect(missingSaid.length).toBeLessThanOrEqual(Math.max(1, runningAtRestart));
+		expect(missingSaid.length).toBeLessThanOrEqual(Math.max(1, sessionRunsAtRestart));
 		expect([recovered > 0, replayed > 0]).toEqual([true, true]);
 	});
 
