@@ -245,7 +245,7 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 	});
 
 	test(`kill and restart main while the platform rings ${CALLS} times and texts ${TEXTS} times: each reaches the end of the workflow once, none twice`, async () => {
-		const { missing, missingSaid, replayed, failedFor, recovered, duplicates, rungAt, streamed, askedAt, runningAtRestart, sessionRunsAtRestart, restartedAt, stoppedAt, slowestRunMs, described } = await restartWhileEventsFlow(
+		const { missing, missingSaid, replayed, failedFor, recovered, duplicates, rungAt, streamed, askedAt, runningAtRestart, sessionRunsAtRestart, stoppedAt, slowestRunMs, described } = await restartWhileEventsFlow(
 			2,
 			async () => await n8n.kill('SIGKILL'),
 		);
