@@ -803,16 +803,20 @@ async function main() {
 	);
 	shownActive = provisioned.target === '1' ? 'Active' : 'Published';
 	const { n8n, queue, examples, sandbox, webhookBase } = await step(`Preparing n8n ${provisioned.n8nVersion}: the sandbox credentials and the example workflows`, async () => {
-		const queue = args.queue ? await createQueueCluster(args) : undefined;
 		// n8n creates its database on the first import: its log says how far it is.
-		const stopFollowing = queue ? undefined : follow(N8N_LOG_FILE, true, noteLines);
-		const n8n = queue ? queue.cluster.main : await createN8n(args, provisioned).finally(() => stopFollowing?.());
-		keepOwnSignalHandlers();
-		const sandbox = await sandboxReady;
-		say(`sandbox ready at ${sandbox.baseUrl}`);
-		const webhookBase = queue ? queue.cluster.webhookBaseUrl : n8n.baseUrl;
-		const examples = await importExamples(n8n, sandbox.baseUrl, webhookBase);
-		return { n8n, queue, examples, sandbox, webhookBase };
+		const stopFollowing = args.queue ? undefined : follow(N8N_LOG_FILE, true, noteLines);
+		try {
+			const queue = args.queue ? await createQueueCluster(args) : undefined;
+			const n8n = queue ? queue.cluster.main : await createN8n(args, provisioned);
+			keepOwnSignalHandlers();
+			const sandbox = await sandboxReady;
+			say(`sandbox ready at ${sandbox.baseUrl}`);
+			const webhookBase = queue ? queue.cluster.webhookBaseUrl : n8n.baseUrl;
+			const examples = await importExamples(n8n, sandbox.baseUrl, webhookBase);
+			return { n8n, queue, examples, sandbox, webhookBase };
+		} finally {
+			stopFollowing?.();
+		}
 	});
 
 	if (queue) {
@@ -824,7 +828,7 @@ async function main() {
 		});
 	} else {
 		await step(`Starting n8n ${provisioned.n8nVersion} on ${n8n.baseUrl}`, async () => {
-			const stopFollowing = follow(N8N_LOG_FILE, true, verbose ? print : noteLines);
+			const stopFollowing = follow(N8N_LOG_FILE, verbose, verbose ? print : noteLines);
 			try {
 				await n8n.start({ timeoutMs: 300_000 });
 			} finally {

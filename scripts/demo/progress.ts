@@ -43,6 +43,7 @@ export const ACTIVITIES: Activity[] = [
 	{ match: /^\[n8n:provision\] \$ .* (?:--version|-e require)/, words: 'Checking the installed n8n', usualSeconds: 20 },
 	{ match: /^\[n8n:provision\] another install holds/, words: 'Waiting for another install of n8n to finish', usualSeconds: 600 },
 	// n8n's own log while it starts
+	{ match: /Successfully imported \d+ credentials|Importing \d+ workflows/, words: 'Importing the sandbox credentials and the example workflows', usualSeconds: 20 },
 	{ match: /Initializing n8n process/, words: 'n8n is starting', usualSeconds: 30 },
 	{
 		match: /Starting migration/,
