@@ -124,6 +124,13 @@ describe('the node panel, the way a user looks for an event or a task', () => {
 		['voice agent', 'voiceAgent', false, 0],
 		['SMS', 'hostedPbx', false, 4],
 		['port', 'wholesaleVoice', false, 1],
+		['call recording', 'hostedPbx', false, 0],
+		['call recording', 'hostedPbxTrigger', true, 0],
+		['recording', 'hostedPbxTrigger', true, 0],
+		['text message', 'hostedPbx', false, 4],
+		['e911', 'wholesaleVoice', false, 0],
+		['999', 'wholesaleVoice', false, 0],
+		['voice agent', 'voiceAgentTrigger', true, 0],
 	];
 
 	test.each(FIRST_FOR)('"%s" lists %s high (trigger panel: %s; at most at position %i, 0 is first)', async (word, name, triggers, atMost) => {

@@ -10,13 +10,13 @@ import type { NodeInfo } from './catalog';
 
 /** Words a user would type to find each node (besides its display name). */
 const SEARCH_WORDS: Record<string, string[]> = {
-	hostedPbx: ['SMS', 'missed call', 'recording', 'phone book', 'caller ID'],
-	hostedPbxTrigger: ['missed call', 'incoming call', 'SMS'],
+	hostedPbx: ['SMS', 'text message', 'missed call', 'recording', 'call recording', 'phone book', 'caller ID'],
+	hostedPbxTrigger: ['missed call', 'incoming call', 'SMS', 'text message', 'recording', 'call recording', 'credit low'],
 	voiceAgent: ['voice agent', 'AI receptionist', 'transcript'],
 	voiceAgentTrigger: ['voice agent', 'transcript', 'call summary'],
 	conversationIntelligence: ['transcript', 'sentiment', 'call analysis'],
 	conversationIntelligenceTrigger: ['transcript', 'sentiment', 'escalation'],
-	wholesaleVoice: ['port', 'e911', 'CDR', 'SIP trunk', 'rate card'],
+	wholesaleVoice: ['port', 'e911', '999', 'CDR', 'SIP trunk', 'rate card'],
 	wholesaleVoiceTrigger: ['CDR', 'port', 'wholesale'],
 };
 
