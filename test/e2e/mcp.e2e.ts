@@ -3,8 +3,9 @@
  * real n8n, used by the official MCP TypeScript SDK client as Claude or Cursor would use it. The
  * client lists exactly the recipe's tools with their input schemas; each call reaches the sandbox
  * with the right request and returns the expected result; a refused input comes back with
- * `isError: true` and the rule, and sends nothing; without the token the client gets nothing and
- * no execution runs.
+ * `isError: true` and the rule, and sends nothing; with the tools set to On Error: Continue (a copy
+ * of the recipe on its own path) it comes back as a normal result holding the error, and what n8n
+ * keeps of each is pinned per version; without the token the client gets nothing and no execution runs.
  *
  * One sandbox (in this process, 127.0.0.1) and one n8n (started: the MCP Server Trigger is a
  * production webhook of the active workflow).
@@ -22,6 +23,8 @@ import { EXAMPLES_DIR, SandboxAdmin, sandboxCredentials, wholesaleCredentials } 
 const TARGET = process.env.TELEPHONY_N8N_TARGET ?? '2';
 const RECIPE = path.join(EXAMPLES_DIR, 'ai-agents', 'mcp-telephony-server.json');
 const WORKFLOW = 'tpMcpTelephony01';
+/** The recipe again, its tools set to On Error: Continue (using regular output), on its own path. */
+const CONTINUE_WORKFLOW = 'tpMcpContinue001';
 const TOOLS = ['calls_in_progress', 'cdrs_for_day', 'lookup_caller', 'recent_calls', 'send_sms'];
 
 interface ToolResult {
@@ -49,10 +52,17 @@ describe(`the MCP recipe with a real MCP client (target ${TARGET})`, () => {
 		const recipe = JSON.parse(fs.readFileSync(RECIPE, 'utf8')) as { nodes: Array<Record<string, unknown>> };
 		// n8n 1.x knows the MCP Server Trigger up to version 2 (the same parameters).
 		if (TARGET === '1') for (const node of recipe.nodes) if (String(node.type).endsWith('.mcpTrigger')) node.typeVersion = 2;
-		await n8n.importWorkflows([recipe]);
+		const continuing = JSON.parse(JSON.stringify(recipe)) as typeof recipe & { id: string; name: string };
+		Object.assign(continuing, { id: CONTINUE_WORKFLOW, name: 'MCP recipe, tools continuing on error' });
+		for (const node of continuing.nodes) {
+			if (String(node.type).endsWith('.mcpTrigger')) Object.assign(node, { webhookId: '0c1d2e3f-4a5b-4c6d-8e7f-901234567890', parameters: { ...(node.parameters as object), path: 'telephony-continue' } });
+			else if (String(node.type).endsWith('Tool')) node.onError = 'continueRegularOutput';
+		}
+		await n8n.importWorkflows([recipe, continuing]);
 		await n8n.start();
 		await n8n.setupOwner();
 		await n8n.activateNow(WORKFLOW);
+		await n8n.activateNow(CONTINUE_WORKFLOW);
 		endpoint = `${n8n.baseUrl}/mcp/telephony`;
 		// The production webhook is registered a moment after the workflow is published: until then it answers 404.
 		await admin.until('the MCP endpoint to be registered', async () => (await httpRequest(endpoint, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status !== 404, 60_000);
@@ -66,10 +76,10 @@ describe(`the MCP recipe with a real MCP client (target ${TARGET})`, () => {
 		await sandbox?.close();
 	});
 
-	/** Calls a tool and returns its result with what the sandbox received meanwhile. */
-	async function call(name: string, args: Record<string, unknown> = {}) {
+	/** Calls a tool (of the recipe, or of its copy whose tools continue on error) and returns its result with what the sandbox received meanwhile. */
+	async function call(name: string, args: Record<string, unknown> = {}, through: Client = client) {
 		const since = await admin.lastSeq();
-		const result = (await client.callTool({ name, arguments: args })) as ToolResult;
+		const result = (await through.callTool({ name, arguments: args })) as ToolResult;
 		const requests = await admin.requests({ since });
 		return { result, requests: requests.filter((r) => r.api === 'pbx' || r.api === 'wholesale') };
 	}
@@ -119,6 +129,42 @@ describe(`the MCP recipe with a real MCP client (target ${TARGET})`, () => {
 		expect(tooLong.result.isError).toBe(true);
 		expect(textOf(tooLong.result)).toMatch(/more than Maximum Parts \(2\)/);
 		expect([...badNumber.requests, ...tooLong.requests]).toEqual([]);
+	});
+
+	test('what each On Error setting gives the client (Stop: an error; Continue: a normal result holding the error, `[]` for nothing found) and what n8n keeps of the call', async () => {
+		const stopRunsBefore = (await n8n.executions(WORKFLOW)).map((e) => String(e.id));
+		const stopped = await call('send_sms', { to: 'call me maybe', text: 'x' });
+		expect(stopped.result.isError).toBe(true);
+		const continuing = new Client({ name: 'telephony-e2e-continue', version: '1.0.0' });
+		await continuing.connect(
+			new StreamableHTTPClientTransport(new URL(`${n8n.baseUrl}/mcp/telephony-continue`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+		);
+		try {
+			const refused = await call('send_sms', { to: 'call me maybe', text: 'x' }, continuing);
+			expect(refused.result.isError).toBeFalsy();
+			expect(JSON.parse(textOf(refused.result))).toEqual([expect.objectContaining({ error: expect.stringMatching(/Invalid To/), description: expect.stringMatching(/Nothing was sent/) })]);
+			expect(refused.requests).toEqual([]);
+			// An empty list is an empty JSON array.
+			const none = await call('recent_calls', { number: '+447700900999' }, continuing);
+			expect([none.result.isError ?? false, textOf(none.result)]).toEqual([false, '[]']);
+		} finally {
+			await continuing.close().catch(() => undefined);
+		}
+		// What n8n keeps of it. Continue: a successful run per call, the tool's task without an error.
+		// Stop: n8n 2.40 lists a successful run whose Send SMS task holds the error; n8n 1.123 keeps no run at all.
+		const smsTasks = async (ids: string[]) => {
+			const runs = await Promise.all(ids.map(async (id) => await n8n.execution(id)));
+			const tasks = runs.flatMap((run) => (run.data?.resultData?.runData?.send_sms ?? []) as Array<{ executionStatus?: string; error?: { message?: string } }>);
+			return tasks.map((task) => `${task.executionStatus ?? 'no status'}${task.error ? `: ${String(task.error.message).split('\n')[0]}` : ''}`);
+		};
+		const continued = async () => await n8n.executions(CONTINUE_WORKFLOW);
+		await admin.until('the calls of the copy to be saved', async () => (await continued()).filter((e) => e.status === 'success').length === 2);
+		expect(await smsTasks((await continued()).map((e) => String(e.id)))).toEqual(['success']);
+		await new Promise((resolve) => setTimeout(resolve, 2000));
+		const stopRuns = (await n8n.executions(WORKFLOW)).filter((e) => !stopRunsBefore.includes(String(e.id)));
+		console.log(`On Error, as n8n lists the runs: Stop ${JSON.stringify(stopRuns.map((e) => e.status))}, Continue ${JSON.stringify((await continued()).map((e) => e.status))}`);
+		if (TARGET === '1') expect(stopRuns).toEqual([]);
+		else expect([stopRuns.map((e) => e.status), await smsTasks(stopRuns.map((e) => String(e.id)))]).toEqual([['success'], ['error: Invalid To: "call me maybe" is not a phone number']]);
 	});
 
 	test('without the token, or with a wrong one, the client gets nothing and no execution runs', async () => {
