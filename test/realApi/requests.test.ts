@@ -42,8 +42,20 @@ const AS_PARAMETERS: Record<string, (body: IDataObject) => { op: string; paramet
 	'port-submission': (body) => ({ op: 'wholesaleVoice port.submit', parameters: { mode: 'json', submission: JSON.stringify(body) } }),
 	'pbx-phonebook-create': (body) => ({ op: 'hostedPbx phoneBook.create', parameters: { name: body.name, phoneNumber: body.phoneNumber, additionalFields: { speedDial: body.speedDial } } }),
 	'pbx-phonebook-update': (body) => ({ op: 'hostedPbx phoneBook.update', parameters: { updateFields: { name: body.name, phoneNumber: body.phoneNumber, speedDial: body.speedDial } } }),
-	'pbx-sms-send': (body) => ({ op: 'hostedPbx sms.send', parameters: { from: locator(String(body.from)), to: body.to, body: body.body } }),
-	'pbx-call-originate': (body) => ({ op: 'hostedPbx call.originate', parameters: { endpointId: locator(String(body.endpoint).split('/').pop()!), to: body.to } }),
+	'pbx-sms-send': (body) => ({ op: 'hostedPbx sms.send', parameters: { from: locator(String(body.from)), to: body.to, body: body.body, defaultCountryCode: '44' } }),
+	'pbx-call-originate': (body) => ({ op: 'hostedPbx call.originate', parameters: { endpointId: locator(String(body.endpoint).split('/').pop()!), to: body.to, defaultCountryCode: '44' } }),
+};
+
+/**
+ * The documents send UK numbers in national form (07902000000); the nodes refuse a national
+ * number unless Default Country Code says its country (issue 35), so a user sets 44 and the
+ * platform receives the same number in international form.
+ */
+const internationalForm = (to: unknown) => `+44${String(to).slice(1)}`;
+const expectedBody = (fixture: Fixture, body: IDataObject): IDataObject => {
+	if (fixture.name === 'pbx-call-originate') return { to: internationalForm(body.to) };
+	if (fixture.name === 'pbx-sms-send') return { ...body, to: internationalForm(body.to) };
+	return body;
 };
 
 let sandbox: Sandbox;
@@ -63,5 +75,5 @@ test.each(requests.map((f) => [f.name, f] as const))('%s: accepted, and sent as 
 	const refusal = /^Invalid /.test(run.error?.message ?? '') || run.refusedByN8n ? run.error?.message : undefined;
 	expect({ refusal }).toEqual({ refusal: undefined });
 	const sent = sandbox.context.log.list({}).filter((r) => r.method !== 'GET').pop();
-	expect(sent?.body).toMatchObject(fixture.name.startsWith('pbx-call') ? { to: body.to } : body);
+	expect(sent?.body).toMatchObject(expectedBody(fixture, body));
 });
