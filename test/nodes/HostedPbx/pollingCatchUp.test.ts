@@ -64,8 +64,9 @@ function smsHistory(options: { older: number; newer: number; newestFirst: boolea
 		const qs = req.qs as IDataObject;
 		const size = Math.min(Number(qs.pageSize), options.maxPageSize ?? 200);
 		const start = (Number(qs.page) - 1) * size;
-		const listed = options.newestFirst ? [...messages].reverse() : messages;
-		const items = listed.slice(start, start + size);
+		// The page of the list in the server's order, without copying the whole list for each request.
+		const end = Math.min(start + size, messages.length);
+		const items = options.newestFirst ? Array.from({ length: Math.max(0, end - start) }, (_v, i) => messages[messages.length - 1 - start - i]) : messages.slice(start, end);
 		// Without a count, the next page is known only from its link (present only if it exists).
 		if (options.uncounted) return { pageSize: size, page: Number(qs.page), items, ...(start + size < messages.length && { nextPage: 'https://pbx.test/next' }) };
 		return { totalItems: messages.length, pageSize: size, page: Number(qs.page), items };
