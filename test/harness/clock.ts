@@ -35,16 +35,21 @@ export class FakeClock implements Clock {
 	async sleep(ms: number, signal?: AbortSignal): Promise<void> {
 		if (signal?.aborted || !(ms > 0)) return;
 		await new Promise<void>((resolve) => {
-			const timer: Timer = { at: this.time + ms, order: this.sequence++, resolve };
-			this.timers.push(timer);
-			signal?.addEventListener(
-				'abort',
-				() => {
-					this.timers = this.timers.filter((t) => t !== timer);
+			// The abort listener goes with the timer: a watchdog sleeps on one signal again and again.
+			const onAbort = () => {
+				this.timers = this.timers.filter((t) => t !== timer);
+				resolve();
+			};
+			const timer: Timer = {
+				at: this.time + ms,
+				order: this.sequence++,
+				resolve: () => {
+					signal?.removeEventListener('abort', onAbort);
 					resolve();
 				},
-				{ once: true },
-			);
+			};
+			this.timers.push(timer);
+			signal?.addEventListener('abort', onAbort, { once: true });
 		});
 	}
 
@@ -99,7 +104,7 @@ export function fakeClockForFile(): { readonly clock: FakeClock } {
 		const clock = new FakeClock();
 		holder.clock = clock;
 		useClock(clock);
-		setSandboxTime(() => clock.now());
+		setSandboxTime(clock);
 	});
 	afterEach(() => {
 		useClock(undefined);
