@@ -1,3 +1,4 @@
+import { currentTime } from '../core/clock';
 import type { Router } from '../core/http';
 import type { WsRequest } from './context';
 import { amountParam, failure, on, ok, reply, sendRaw, text } from './context';
@@ -40,7 +41,7 @@ function amountDue(invoice: Invoice): number {
 }
 
 function invoiceList(account: Account, which: 'unpaid' | 'paid' | 'all'): Record<string, unknown> {
-	const now = Date.now();
+	const now = currentTime();
 	const unpaid = account.invoices.filter((i) => amountDue(i) > 0);
 	const overdue = unpaid.filter((i) => i.due < now);
 	const chosen = which === 'all' ? account.invoices : which === 'paid' ? account.invoices.filter((i) => amountDue(i) === 0) : unpaid;

@@ -1,3 +1,4 @@
+import { currentTime } from '../core/clock';
 import type { SandboxRequest } from '../core/http';
 import { HttpError, Router, jsonBody, queryValue, send } from '../core/http';
 import { isRecord } from './context';
@@ -108,7 +109,7 @@ function deliveryRequests(m: WholesaleSandbox, input: Body): OutgoingRequest[] {
 			throw bad(`status (or statuses) must be among ${SMS_STATUSES.join(', ')}`);
 		}
 		return list.flatMap((status) => {
-			const document = { app: 'sms_send_status', id, data: { dtime: gmt(Date.now()), status: Number(status), ...extra } };
+			const document = { app: 'sms_send_status', id, data: { dtime: gmt(currentTime()), status: Number(status), ...extra } };
 			const target = withQuery(url.replace(/%id%/g, encodeURIComponent(id)).replace(/%status%/g, String(status)), query);
 			return times(() => ({
 				source: 'admin' as const, app, messageId: id, url: target, headers,
@@ -127,7 +128,7 @@ function deliveryRequests(m: WholesaleSandbox, input: Body): OutgoingRequest[] {
 		return times(() => ({ ...inboundSmsRequest(mode, withQuery(url, query), fields, headers), source: 'admin' as const }));
 	}
 	if (app === 'reports') {
-		const hash = input.id === undefined ? hexOf(prng(seedOf(`${Date.now()}-${Math.random()}`)), 32) : id;
+		const hash = input.id === undefined ? hexOf(prng(seedOf(`${currentTime()}-${Math.random()}`)), 32) : id;
 		const document = { app: 'reports', id: hash, data: null };
 		return times(() => ({
 			source: 'admin' as const, app, messageId: hash, url: withQuery(url, query), headers,
@@ -224,13 +225,13 @@ export function buildAdmin(m: WholesaleSandbox): Router {
 		const seconds = input.durationSec === undefined ? 30 : Number(input.durationSec);
 		if (!(seconds >= 0)) throw bad('durationSec must be a number of 0 or more');
 		const answered = input.answered !== false;
-		const call = makeCall(prng(seedOf(`${Date.now()}-${Math.random()}`)), account, {
+		const call = makeCall(prng(seedOf(`${currentTime()}-${Math.random()}`)), account, {
 			direction,
 			from: input.from === undefined ? undefined : String(input.from),
 			to: input.to === undefined ? undefined : String(input.to),
 			trunk: input.trunk === undefined ? undefined : String(input.trunk),
 			tag: input.tag === undefined ? undefined : String(input.tag),
-			started: Date.now() - seconds * 1000 - (answered ? 6000 : 0),
+			started: currentTime() - seconds * 1000 - (answered ? 6000 : 0),
 			answered,
 		});
 		if (input.call_id !== undefined) call.call_id = String(input.call_id);

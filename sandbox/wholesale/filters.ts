@@ -1,3 +1,4 @@
+import { currentTime } from '../core/clock';
 import type { WsRequest } from './context';
 import { failure, isRecord } from './context';
 import { DAY_MS, parseGmt, startOfDay } from './php';
@@ -60,7 +61,7 @@ export function matchesFilter(cdr: Cdr, filter: CdrFilter): boolean {
 }
 
 /** The earliest moment the 90-day window allows: 00:00:00 UTC, 90 days before today. */
-export function windowStart(now = Date.now(), days = CDR_WINDOW_DAYS): number {
+export function windowStart(now = currentTime(), days = CDR_WINDOW_DAYS): number {
 	return startOfDay(now) - days * DAY_MS;
 }
 

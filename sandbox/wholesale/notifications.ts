@@ -1,3 +1,4 @@
+import { currentTime } from '../core/clock';
 import type { Router } from '../core/http';
 import type { WsRequest } from './context';
 import { failure, on, ok, reply, text } from './context';
@@ -48,7 +49,7 @@ export function notify(account: Account, type: string, subject: string, data: Re
 	const kind = NOTIFICATION_TYPES.find((t) => t.type === type);
 	if (!kind) return;
 	for (const recipient of account.recipients.filter((r) => r.type === type)) {
-		account.history.push({ datetime: Date.now(), class: kind.class, type, method: recipient.method, destination: recipient.destination, subject, data });
+		account.history.push({ datetime: currentTime(), class: kind.class, type, method: recipient.method, destination: recipient.destination, subject, data });
 	}
 }
 
@@ -71,7 +72,7 @@ export function notificationRoutes(r: Router, _m: WholesaleSandbox): void {
 		reply(req, res, ok(NOTIFICATION_TYPES.map((t) => ({ type: t.type, class: t.class, description: t.description, methods: ['email', 'sms'] })))),
 	);
 	on(r, 'GET', '/accounts/:account/notifications/history', (req, res) => {
-		const now = Date.now();
+		const now = currentTime();
 		const earliest = windowStart(now, HISTORY_WINDOW_DAYS);
 		const window = `last ${HISTORY_WINDOW_DAYS} days`;
 		const start = dateTimeParam(req, 'date_start', earliest, earliest, window);
@@ -110,7 +111,7 @@ export function notificationRoutes(r: Router, _m: WholesaleSandbox): void {
 		const hash = md5(destination);
 		let recipient = req.account.recipients.find((x) => x.type === type && x.method === method && x.hash === hash);
 		if (!recipient) {
-			recipient = { type, method, destination, hash, added: Date.now() };
+			recipient = { type, method, destination, hash, added: currentTime() };
 			req.account.recipients.push(recipient);
 		}
 		reply(req, res, ok(recipientRecord(recipient)));

@@ -1,3 +1,4 @@
+import { currentTime } from '../core/clock';
 import type { Router } from '../core/http';
 import { HttpError } from '../core/http';
 import type { WsRequest } from './context';
@@ -237,7 +238,7 @@ export function numberRoutes(r: Router, m: WholesaleSandbox): void {
 		if (isUsNumber(number) && !account.nanpa) throw failure(400, 'NANPA (US) numbering is not enabled on this account');
 		const limit = ACCOUNT_TYPE_LIMITS[account.type].number_limit;
 		if (account.numbers.size >= limit) throw failure(400, `The number limit of the account (${limit}) is reached`);
-		const record: AllocatedNumber = { number, allocated: Date.now(), config: null, trunk: null, sms: null, uk999: null, e911: null };
+		const record: AllocatedNumber = { number, allocated: currentTime(), config: null, trunk: null, sms: null, uk999: null, e911: null };
 		account.numbers.set(number, record);
 		reply(req, res, ok({ number, allocated: isoOffset(record.allocated) }));
 	});
@@ -372,7 +373,7 @@ export function numberRoutes(r: Router, m: WholesaleSandbox): void {
 			record.e911 = {
 				address: address as Record<string, string>,
 				provisionedAddress: record.e911?.provisionedAddress ?? null,
-				activatedAt: Date.now(),
+				activatedAt: currentTime(),
 				status: 'Pending',
 			};
 			throw e911Failure([fault]);
@@ -381,7 +382,7 @@ export function numberRoutes(r: Router, m: WholesaleSandbox): void {
 		if (issues.length) throw e911Failure(issues);
 		const sent = address as Record<string, string>;
 		const { provisioned } = checkAddress(sent, false);
-		record.e911 = { address: sent, provisionedAddress: provisioned, activatedAt: Date.now(), status: 'In Service' };
+		record.e911 = { address: sent, provisionedAddress: provisioned, activatedAt: currentTime(), status: 'In Service' };
 		reply(
 			req,
 			res,

@@ -1,3 +1,4 @@
+import { currentTime } from '../core/clock';
 import type { Router } from '../core/http';
 import { HttpError } from '../core/http';
 import type { WsRequest } from './context';
@@ -100,7 +101,7 @@ export function advancePort(
 	if (!Object.hasOwn(PORT_STATUSES, status)) {
 		throw new HttpError(400, { message: `status must be one of ${Object.keys(PORT_STATUSES).join(', ')}` });
 	}
-	const now = Date.now();
+	const now = currentTime();
 	if (input.port_date !== undefined) {
 		const time = parseGmt(input.port_date);
 		if (Number.isNaN(time)) throw new HttpError(400, { message: 'port_date must be YYYY-MM-DD hh:mm:ss' });
@@ -148,7 +149,7 @@ export function portingRoutes(r: Router, m: WholesaleSandbox): void {
 			if (busy) errors.push(`mbn: a port of ${String(submission.mbn)} is already in progress (ref ${busy.ref})`);
 			if (errors.length) throw failure(400, errors);
 
-			const now = Date.now();
+			const now = currentTime();
 			const type = String(submission.type ?? 'single');
 			const [short, long] = LEAD_DAYS[type] ?? LEAD_DAYS.single;
 			const requested = typeof submission.port_date === 'string' && submission.port_date.trim() !== '' ? parseGmt(submission.port_date) : Number.NaN;
@@ -169,7 +170,7 @@ export function portingRoutes(r: Router, m: WholesaleSandbox): void {
 			reply(req, res, { success: true, ref: port.ref, url: `/v3/porting/${account.id}/${resource}/${port.ref}` });
 		});
 		on(r, 'GET', base, (req, res) => {
-			const since = Date.now() - LIST_WINDOW_DAYS * DAY_MS;
+			const since = currentTime() - LIST_WINDOW_DAYS * DAY_MS;
 			const ports = m.data.ports.filter(
 				(p) => p.account === req.account.id && (!TERMINAL.includes(p.status) || p.events[p.events.length - 1].date >= since),
 			);

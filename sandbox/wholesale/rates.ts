@@ -1,3 +1,4 @@
+import { currentTime } from '../core/clock';
 import type { Router } from '../core/http';
 import { failure, on, ok, reply, sendRaw } from './context';
 import { DECKS, deckRate, destinationOf, rateCardCsv } from './destinations';
@@ -25,7 +26,7 @@ export const TARIFFS: Tariff[] = [
 ];
 
 /** The first day of the current month: when the current cards took effect. */
-export function effectiveDate(now = new Date()): string {
+export function effectiveDate(now = new Date(currentTime())): string {
 	return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString().slice(0, 10);
 }
 

@@ -1,3 +1,4 @@
+import { currentTime, sandboxSleep } from '../core/clock';
 import type { Router } from '../core/http';
 import { HttpError, send } from '../core/http';
 import type { WsRequest } from './context';
@@ -62,7 +63,8 @@ const LATEST_COUNTS = [10, 100, 1000, 10000];
 export class ReportStore {
 	readonly reports = new Map<string, Report>();
 	next: NextReport[] = [];
-	private timers = new Map<string, NodeJS.Timeout>();
+	/** A running report's wait on the sandbox's clock, aborted when it is finished early or dropped. */
+	private timers = new Map<string, AbortController>();
 	private generating = new Set<string>();
 	private seq = 0;
 
@@ -77,7 +79,7 @@ export class ReportStore {
 		}
 		const index = this.next.findIndex((n) => !n.type || n.type === spec.type);
 		const override = index >= 0 ? this.next.splice(index, 1)[0] : {};
-		const now = Date.now();
+		const now = currentTime();
 		const hash = md5(`${identity}|${now}|${++this.seq}`);
 		const readyMs = override.readyMs ?? this.m.settings.reportReadyMs;
 		const period = spec.date ?? (spec.from ? `${spec.from}_${spec.to}` : '');
@@ -99,12 +101,14 @@ export class ReportStore {
 			name: [spec.type, spec.mode, spec.count, period].filter((p) => p !== null && p !== undefined && p !== '').join('_') + '.json',
 		};
 		this.reports.set(hash, report);
-		const timer = setTimeout(() => {
+		// Ready after `readyMs` of the sandbox's time: a test's clock decides, not the machine's load.
+		const timer = new AbortController();
+		this.timers.set(hash, timer);
+		void sandboxSleep(readyMs, timer.signal).then(() => {
+			if (timer.signal.aborted) return;
 			this.timers.delete(hash);
 			this.finish(report).catch((error: unknown) => process.stderr.write(`wholesale sandbox report: ${String(error)}\n`));
-		}, readyMs);
-		timer.unref();
-		this.timers.set(hash, timer);
+		});
 		return report;
 	}
 
@@ -128,8 +132,7 @@ export class ReportStore {
 	async finish(report: Report): Promise<void> {
 		if (report.state !== 'running' || this.generating.has(report.hash)) return;
 		this.generating.add(report.hash);
-		const timer = this.timers.get(report.hash);
-		if (timer) clearTimeout(timer);
+		this.timers.get(report.hash)?.abort();
 		this.timers.delete(report.hash);
 		try {
 			const account = this.m.data.accounts.get(report.account);
@@ -145,7 +148,7 @@ export class ReportStore {
 			report.content = Buffer.from(content);
 			report.length = report.content.length;
 			report.state = 'ready';
-			report.readyAt = Date.now();
+			report.readyAt = currentTime();
 			report.expiresAt = report.readyAt + this.m.settings.reportRetentionMs;
 		} finally {
 			this.generating.delete(report.hash);
@@ -179,7 +182,7 @@ export class ReportStore {
 	}
 
 	private expireIfDue(report: Report): void {
-		if (report.state === 'ready' && report.expiresAt !== null && Date.now() >= report.expiresAt) {
+		if (report.state === 'ready' && report.expiresAt !== null && currentTime() >= report.expiresAt) {
 			report.state = 'expired';
 			report.content = null;
 		}
@@ -233,7 +236,7 @@ export class ReportStore {
 
 	/** Stops every timer; a report being generated in batches sees that it is gone and stops too. */
 	close(): void {
-		for (const timer of this.timers.values()) clearTimeout(timer);
+		for (const timer of this.timers.values()) timer.abort();
 		this.timers.clear();
 		this.reports.clear();
 	}
@@ -249,8 +252,8 @@ function dayBounds(date: string): [number, number] {
 /** Synthetic CDRs for a forced row count, made one by one in order: spread over the day (or the last day), seeded by the report. */
 function syntheticRows(account: Account, report: Report, rows: number): (index: number) => Record<string, unknown> {
 	const random = prng(seedOf(report.hash));
-	const [start, end] = report.date && report.mode === 'day' ? dayBounds(report.date) : [Date.now() - DAY_MS, Date.now()];
-	const span = Math.max(1, Math.min(end, Date.now()) - start);
+	const [start, end] = report.date && report.mode === 'day' ? dayBounds(report.date) : [currentTime() - DAY_MS, currentTime()];
+	const span = Math.max(1, Math.min(end, currentTime()) - start);
 	return (i) => {
 		const time = start + Math.floor((i / rows) * span);
 		return report.type === 'sms_cdr'
@@ -326,7 +329,7 @@ export const KEY_FIELDS: Record<SummaryKey, string[]> = {
 };
 
 function balanceSummary(account: Account, from: string, to: string): Array<Record<string, unknown>> {
-	const today = startOfDay(Date.now());
+	const today = startOfDay(currentTime());
 	const first = parseGmt(from);
 	const last = parseGmt(to);
 	const sumOn = <T>(items: T[], time: (item: T) => number, value: (item: T) => number, day: number) =>
@@ -363,7 +366,7 @@ function balanceSummary(account: Account, from: string, to: string): Array<Recor
 /** The JSON of a report: an array of records (CDRs, SMS CDRs, summary rows, or days of the balance). */
 export function reportContent(account: Account, report: Report): unknown {
 	const inDay = <T>(items: T[], time: (item: T) => number): T[] => {
-		const [start, end] = dayBounds(report.date ?? ymd(Date.now()));
+		const [start, end] = dayBounds(report.date ?? ymd(currentTime()));
 		return items.filter((item) => time(item) >= start && time(item) < end);
 	};
 	switch (report.type) {
@@ -376,7 +379,7 @@ export function reportContent(account: Account, report: Report): unknown {
 			return summarise(cdrs, 'destination', account.currency).sort((x, y) => Number(y.chg_total) - Number(x.chg_total) || Number(y.calls) - Number(x.calls));
 		}
 		case 'balance_summary':
-			return balanceSummary(account, report.from ?? ymd(Date.now()), report.to ?? ymd(Date.now()));
+			return balanceSummary(account, report.from ?? ymd(currentTime()), report.to ?? ymd(currentTime()));
 	}
 }
 
@@ -384,11 +387,11 @@ export function reportContent(account: Account, report: Report): unknown {
 
 /** A report date (`YYYY-MM-DD`, default today) within the last 90 days and not in the future. */
 export function checkReportDate(name: string, value: string | undefined): string {
-	const today = ymd(Date.now());
+	const today = ymd(currentTime());
 	if (value === undefined || value === '') return today;
 	const time = /^\d{4}-\d{2}-\d{2}$/.test(value) ? parseGmt(value) : Number.NaN;
 	if (Number.isNaN(time)) throw failure(400, `${name} must be a date YYYY-MM-DD`);
-	if (time < windowStart(Date.now(), CDR_WINDOW_DAYS)) throw failure(400, `${name} ${value} is more than ${CDR_WINDOW_DAYS} days ago`);
+	if (time < windowStart(currentTime(), CDR_WINDOW_DAYS)) throw failure(400, `${name} ${value} is more than ${CDR_WINDOW_DAYS} days ago`);
 	if (value > today) throw failure(400, `${name} ${value} is in the future`);
 	return value;
 }
@@ -432,14 +435,14 @@ export function reportRoutes(r: Router, m: WholesaleSandbox): void {
 	);
 	on(r, 'POST', '/accounts/:account/reports/voice/cdr/latest/:count', (req, res) => {
 		const count = latestCount(req.params.count);
-		answer(req, res, { type: 'voice_cdr', mode: 'latest', count, date: ymd(Date.now()), callback: callbackParam(req) });
+		answer(req, res, { type: 'voice_cdr', mode: 'latest', count, date: ymd(currentTime()), callback: callbackParam(req) });
 	});
 	on(r, 'POST', '/accounts/:account/reports/sms/cdr/day', (req, res) =>
 		answer(req, res, { type: 'sms_cdr', mode: 'day', date: reportDate(req, 'date'), callback: callbackParam(req) }),
 	);
 	on(r, 'POST', '/accounts/:account/reports/sms/cdr/latest/:count', (req, res) => {
 		const count = latestCount(req.params.count);
-		answer(req, res, { type: 'sms_cdr', mode: 'latest', count, date: ymd(Date.now()), callback: callbackParam(req) });
+		answer(req, res, { type: 'sms_cdr', mode: 'latest', count, date: ymd(currentTime()), callback: callbackParam(req) });
 	});
 	on(r, 'POST', '/accounts/:account/prepay/summary', (req, res) => {
 		const from = reportDate(req, 'from_date');
@@ -460,7 +463,7 @@ export function reportRoutes(r: Router, m: WholesaleSandbox): void {
 		}
 		const content = report.content as Buffer;
 		report.state = 'collected';
-		report.collectedAt = Date.now();
+		report.collectedAt = currentTime();
 		report.content = null;
 		send(res, 200, content, {
 			'Content-Type': 'application/json',
@@ -478,7 +481,7 @@ export function reportRoutes(r: Router, m: WholesaleSandbox): void {
 		if (!Object.hasOwn(SUMMARY_KEYS, key)) {
 			throw failure(404, `Unknown summary key ${key}: use one of ${Object.keys(SUMMARY_KEYS).join(', ')}`);
 		}
-		const now = Date.now();
+		const now = currentTime();
 		const start = dateTimeParam(req, 'date_start', startOfDay(now), windowStart(now), `last ${CDR_WINDOW_DAYS} days`);
 		const limit = integerParam(req, 'limit', 9999);
 		if (Number.isNaN(limit) || limit < 1) throw failure(400, 'limit must be a whole number of 1 or more');

@@ -1,3 +1,4 @@
+import { currentTime } from '../core/clock';
 import type { Destination } from './destinations';
 import { destinationOf, destinations } from './destinations';
 import type { Random } from './php';
@@ -608,7 +609,7 @@ function portSubmission(mbn: string, extra: Record<string, unknown> = {}): Recor
 	};
 }
 
-export function seedWholesale(now = Date.now()): WholesaleData {
+export function seedWholesale(now = currentTime()): WholesaleData {
 	const day = (n: number) => now - n * DAY_MS;
 	const a = seedAccount(
 		'123456',

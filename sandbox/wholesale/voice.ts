@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
+import { currentTime } from '../core/clock';
 import type { Router } from '../core/http';
 import type { WsRequest } from './context';
 import { failure, integerParam, on, ok, reply, text } from './context';
@@ -31,7 +32,7 @@ function callSeconds(call: CallInProgress, now: number): number {
 }
 
 /** The calls in progress record (`/inprogress/current`, and the inprogress_summary webhook data). */
-export function inProgressRecord(account: Account, now = Date.now()): Record<string, unknown> {
+export function inProgressRecord(account: Account, now = currentTime()): Record<string, unknown> {
 	const calls: Record<string, Record<string, unknown>> = {};
 	const countries: Record<string, Record<string, unknown>> = {};
 	let total = 0;
@@ -69,7 +70,7 @@ export function inProgressRecord(account: Account, now = Date.now()): Record<str
 }
 
 /** One call of the detail form of inprogress_summary. */
-export function callDetail(call: CallInProgress, now = Date.now()): Record<string, unknown> {
+export function callDetail(call: CallInProgress, now = currentTime()): Record<string, unknown> {
 	return {
 		calldate: gmt(call.started),
 		call_id: call.call_id,
@@ -87,7 +88,7 @@ export function callDetail(call: CallInProgress, now = Date.now()): Record<strin
 }
 
 /** The detail form of inprogress_summary: `calls` is an array of call objects. */
-export function inProgressDetail(account: Account, now = Date.now()): Record<string, unknown> {
+export function inProgressDetail(account: Account, now = currentTime()): Record<string, unknown> {
 	return { ...inProgressRecord(account, now), calls: account.calls.map((call) => callDetail(call, now)) };
 }
 
@@ -114,7 +115,7 @@ function callRecord(call: CallInProgress, now: number): Record<string, unknown> 
 
 /** Ends a call: an answered call leaves a CDR (charged to the balance) and the hang-up events. */
 export function endCall(m: WholesaleSandbox, account: Account, call: CallInProgress): Cdr | undefined {
-	const now = Date.now();
+	const now = currentTime();
 	account.calls = account.calls.filter((c) => c !== call);
 	const app = call.direction === 'in' ? 'call_inbound' : 'call_outbound';
 	m.emit(
@@ -285,7 +286,7 @@ function trunkRoutes(r: Router, m: WholesaleSandbox, resource: 'trunks' | 'outbo
 				enabled_out: 1,
 				limits: Object.fromEntries([...TRUNK_CONCURRENT_OPTIONS, ...TRUNK_RATE_OPTIONS].map((k) => [k, null])),
 				cli_format: 'e164',
-				created: Date.now(),
+				created: currentTime(),
 			};
 			Object.assign(trunk, { ...changes, limits: { ...trunk.limits, ...(changes.limits ?? {}) } });
 			account.trunks.push(trunk);
@@ -355,13 +356,13 @@ export function voiceRoutes(r: Router, m: WholesaleSandbox): void {
 	on(r, 'GET', '/voice/:account/channels/current', (req, res) => {
 		const inbound = req.account.calls.filter((c) => c.direction === 'in').length;
 		const out = req.account.calls.length - inbound;
-		reply(req, res, [{ datetime: gmt(Date.now()), in: inbound, out, total: inbound + out }]);
+		reply(req, res, [{ datetime: gmt(currentTime()), in: inbound, out, total: inbound + out }]);
 	});
 	on(r, 'GET', '/voice/:account/channels/history', (req, res) => {
 		const interval = text(req, 'interval') || '5m';
 		const step = CHANNEL_INTERVALS[interval];
 		if (!step) throw failure(400, `interval must be one of ${Object.keys(CHANNEL_INTERVALS).join(', ')} (default 5m)`);
-		const last = Math.floor(Date.now() / step) * step;
+		const last = Math.floor(currentTime() / step) * step;
 		const samples: Array<Record<string, unknown>> = [];
 		for (let time = last - DAY_MS + step; time <= last; time += step) samples.push(channelSample(req.account, time, step));
 		reply(req, res, samples);
@@ -373,7 +374,7 @@ export function voiceRoutes(r: Router, m: WholesaleSandbox): void {
 		if (!call) throw failure(404, `No call in progress ${req.params.callId}`);
 		return call;
 	};
-	on(r, 'GET', '/voice/:account/inprogress/:callId', (req, res) => reply(req, res, ok(callRecord(findCall(req), Date.now()))));
+	on(r, 'GET', '/voice/:account/inprogress/:callId', (req, res) => reply(req, res, ok(callRecord(findCall(req), currentTime()))));
 	on(r, 'DELETE', '/voice/:account/inprogress/:callId', (req, res) => {
 		endCall(m, req.account, findCall(req));
 		reply(req, res, ok());
@@ -389,7 +390,7 @@ export function voiceRoutes(r: Router, m: WholesaleSandbox): void {
 		reply(req, res, ok(rows.slice(offset, offset + limit).map(cdrDocument)));
 	};
 	on(r, ['GET', 'POST'], '/voice/:account/cdr', (req, res) => {
-		const now = Date.now();
+		const now = currentTime();
 		const earliest = windowStart(now);
 		const window = `last ${CDR_WINDOW_DAYS} days`;
 		const start = dateTimeParam(req, 'date_start', startOfDay(now), earliest, window);
@@ -407,7 +408,7 @@ export function voiceRoutes(r: Router, m: WholesaleSandbox): void {
 	});
 
 	const rejected = (req: WsRequest, res: Parameters<typeof reply>[1], reason?: string) => {
-		const since = startOfDay(Date.now()) - DAY_MS;
+		const since = startOfDay(currentTime()) - DAY_MS;
 		reply(
 			req,
 			res,

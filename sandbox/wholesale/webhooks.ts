@@ -1,3 +1,4 @@
+import { currentTime } from '../core/clock';
 import { lifetimeController } from '../core/lifetime';
 import type { Destination } from './destinations';
 import { destinations } from './destinations';
@@ -104,7 +105,7 @@ export class Deliveries {
 			...request,
 			method: 'POST',
 			headers: { 'Content-Type': request.contentType, 'User-Agent': USER_AGENT, ...request.headers },
-			sentAt: new Date().toISOString(),
+			sentAt: new Date(currentTime()).toISOString(),
 			status: null,
 			elapsedMs: null,
 			error: null,
@@ -171,7 +172,7 @@ export class Deliveries {
 
 // ---- documents ------------------------------------------------------------------------
 
-export function timestampOf(form: TimestampForm, time = Date.now()): string | undefined {
+export function timestampOf(form: TimestampForm, time = currentTime()): string | undefined {
 	if (form === 'none') return undefined;
 	if (form === 'plain') return gmt(time);
 	if (form === 'iso_offset') return isoOffset(time);
@@ -202,7 +203,7 @@ export function encodeDocument(document: unknown, encoding: Encoding): { content
 }
 
 export function messageId(random: Random = Math.random): string {
-	return `${Date.now().toString(16)}${hexOf(random, 10)}`;
+	return `${currentTime().toString(16)}${hexOf(random, 10)}`;
 }
 
 function ukMobile(random: Random): string {
@@ -224,7 +225,7 @@ export interface SampleOptions {
 
 /** Realistic `data` of each webhook app, from the account's own numbers, trunks and CDRs. */
 export function sampleData(app: WebhookApp | 'inprogress_summary_detail', options: SampleOptions): Record<string, unknown> {
-	const random = prng(seedOf(`${app}-${Date.now()}-${Math.random()}`));
+	const random = prng(seedOf(`${app}-${currentTime()}-${Math.random()}`));
 	const account = options.account;
 	const ownNumber = [...account.numbers.keys()][0] ?? '441632960001';
 	const trunk = account.trunks.find((t) => !t.name.endsWith('-L001'))?.name ?? `${account.id}-L001`;
@@ -293,24 +294,26 @@ export function sampleData(app: WebhookApp | 'inprogress_summary_detail', option
 			const cdr = account.cdrs[account.cdrs.length - 1 - (account.cdrWebhooksSent++ % Math.min(50, account.cdrs.length))];
 			return cdrDocument(cdr);
 		}
-		case 'rate_update':
+		case 'rate_update': {
+			const now = new Date(currentTime());
 			return {
 				rate_type: 'voice',
-				date_effective: gmt(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 1)),
+				date_effective: gmt(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)),
 				url: `${options.baseUrl}/v3/accounts/${account.id}/rates/csv/default`,
 			};
+		}
 		case 'eha_missing_data':
 			return {
 				number: ownNumber,
-				calldate: gmt(Date.now() - 3_600_000),
+				calldate: gmt(currentTime() - 3_600_000),
 				charge: 25.0,
-				charge_date: gmt(Date.now()),
+				charge_date: gmt(currentTime()),
 			};
 		case 'porting':
 			return {
 				orderid: 40003,
 				status: options.status ?? 'accepted_lcp',
-				port_date: gmt(Date.now() + 5 * 86_400_000).slice(0, 10) + ' 09:00:00',
+				port_date: gmt(currentTime() + 5 * 86_400_000).slice(0, 10) + ' 09:00:00',
 				reason: '',
 				comments: 'Accepted by the losing provider',
 			};
@@ -326,7 +329,7 @@ export function sampleData(app: WebhookApp | 'inprogress_summary_detail', option
 					{ type: 'associated', number: '01632960001' },
 					{ type: 'other', number: '01632960002' },
 				],
-				port_date: gmt(Date.now() + 7 * 86_400_000).slice(0, 10) + ' 09:00:00',
+				port_date: gmt(currentTime() + 7 * 86_400_000).slice(0, 10) + ' 09:00:00',
 				...(status === 'rejected' ? { reason: 'Account number does not match', code: 1203 } : {}),
 				comments: '',
 			};
@@ -363,7 +366,7 @@ export function inboundSmsFields(input: { from: string; to: string; message: str
 		from: input.from,
 		to: input.to,
 		message: input.message,
-		received: gmt(input.received ?? Date.now()),
+		received: gmt(input.received ?? currentTime()),
 	};
 }
 
