@@ -8,6 +8,7 @@ import { httpUrl, issues } from '../shared/validation';
 import { FileOutput } from '../shared/operation';
 import { findRecords } from '../shared/pagination';
 import { isRecord } from '../shared/responseShape';
+import { clock } from '../shared/timers';
 import { unwrap } from './fields';
 
 /**
@@ -157,13 +158,13 @@ export async function runReport(context: OperationContext, params: Params, path:
 			description: JSON.stringify(handle).slice(0, 500),
 		});
 	}
-	const deadline = Date.now() + Number(params.maxWaitSeconds ?? 240) * 1000;
+	const deadline = clock.now() + Number(params.maxWaitSeconds ?? 240) * 1000;
 	for (let attempt = 0; ; attempt++) {
 		const file = await fetchReportFile(context.client, hash);
 		if ('gone' in file) throw goneError(context, hash);
 		if (file.ready) return reportOutput(hash, file.content, file.contentType, params);
 		const delay = pollDelay(attempt);
-		if (Date.now() + delay > deadline) {
+		if (clock.now() + delay > deadline) {
 			throw new NodeOperationError(context.node.getNode(), `Report ${hash} was not ready within ${params.maxWaitSeconds} s`, {
 				itemIndex: context.itemIndex,
 				description: `It is still running and stays collectable for five minutes once ready: use Report > Get File with hash ${hash}, or raise Max Wait.`,

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INode, JsonObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeApiError, NodeHelpers, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeHelpers, NodeOperationError } from 'n8n-workflow';
 
 import { BINARY_PROPERTY, LIMIT, RETURN_ALL, findOperation, operationFields } from './describe';
 import { asNodeError, validationError } from './errors';
@@ -10,6 +10,7 @@ import type { ApiResponse, BodyStream, OperationContext, OperationSpec, OutputIt
 import { FileOutput } from './operation';
 import type { RecordExtractor } from './pagination';
 import { collectList } from './pagination';
+import { wait } from './timers';
 import type { ApiDefinition } from './transport/client';
 import { createClient } from './transport/client';
 
@@ -161,7 +162,7 @@ export async function executeOperations(this: IExecuteFunctions, api: ApiDefinit
 				environment,
 				node: this,
 				itemIndex,
-				sleep: async (ms) => await sleep(ms),
+				sleep: async (ms) => await wait(ms),
 				list: async (request, limit) => await collectList(client, spec.paging ?? 'client', request, limit, recordExtractor(spec, params), scope),
 			};
 			for (const item of await runOperation(spec, context, params)) {

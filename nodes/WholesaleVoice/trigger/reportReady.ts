@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
 import { wholesaleVoiceApi } from '../../shared/apis';
 import type { OperationContext } from '../../shared/operation';
 import { FileOutput } from '../../shared/operation';
 import { collectList } from '../../shared/pagination';
+import { clock, wait } from '../../shared/timers';
 import { createClient } from '../../shared/transport/client';
 import { fetchReportFile, goneError, pollDelay, reportOutput } from '../reports';
 
@@ -41,7 +41,7 @@ export async function collectReadyReport(
 	if (!/^[0-9a-f]{32}$/i.test(hash)) {
 		return failed(handle, itemIndex, `The report-ready callback carried no report hash (32 hexadecimal characters): ${JSON.stringify(handle.id ?? null)}`);
 	}
-	const wait = options.wait ?? (async (ms: number) => await sleep(ms));
+	const pause = options.wait ?? (async (ms: number) => await wait(ms));
 	try {
 		const client = createClient(node, wholesaleVoiceApi, { itemIndex });
 		const context: OperationContext = {
@@ -49,10 +49,10 @@ export async function collectReadyReport(
 			environment: await client.environment(),
 			node,
 			itemIndex,
-			sleep: wait,
+			sleep: pause,
 			list: async (request, limit) => await collectList(client, 'client', request, limit),
 		};
-		const deadline = Date.now() + (options.maxWaitMs ?? COLLECT_MAX_WAIT_MS);
+		const deadline = clock.now() + (options.maxWaitMs ?? COLLECT_MAX_WAIT_MS);
 		for (let attempt = 0; ; attempt++) {
 			const file = await fetchReportFile(client, hash);
 			if ('gone' in file) {
@@ -72,7 +72,7 @@ export async function collectReadyReport(
 				return out;
 			}
 			const delay = pollDelay(attempt);
-			if (Date.now() + delay > deadline) {
+			if (clock.now() + delay > deadline) {
 				return failed(
 					handle,
 					itemIndex,
@@ -80,7 +80,7 @@ export async function collectReadyReport(
 					`It stays collectable for five minutes once ready: use Wholesale Voice > Report > Get File with hash ${hash}.`,
 				);
 			}
-			await wait(delay);
+			await pause(delay);
 		}
 	} catch (error) {
 		const { message, description } = error as Error & { description?: string | null };
