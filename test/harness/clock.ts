@@ -92,6 +92,17 @@ export class FakeClock implements Clock {
 			await this.advance(stepMs, probe);
 		}
 	}
+
+	/** Waits for `work` to end, moving time forward as `advanceUntil` does while it has not (a node run that waits on this clock). */
+	async finish<T>(work: Promise<T>, options: { stepMs?: number; maxAdvanceMs?: number } = {}): Promise<T> {
+		let ended = false;
+		work.then(
+			() => (ended = true),
+			() => (ended = true),
+		);
+		await this.advanceUntil(() => ended, options);
+		return await work;
+	}
 }
 
 /**

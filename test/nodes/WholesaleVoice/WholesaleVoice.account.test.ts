@@ -9,6 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Sandbox } from '../../../sandbox';
 import { startSandbox } from '../../../sandbox';
 import { trunkRecords } from '../../../nodes/WholesaleVoice/actions/trunk';
+import { fakeClockForFile } from '../../harness/clock';
 import { listSearch } from './loadOptionsKit';
 import { expectRefused, operationCoverage, runWholesale } from './wholesaleKit';
 
@@ -16,6 +17,8 @@ let sandbox: Sandbox;
 beforeAll(async () => (sandbox = await startSandbox()));
 afterAll(async () => await sandbox.close());
 beforeEach(() => sandbox.reset());
+// Reports run on it: the node waits for a report on it, the sandbox makes the report ready on it.
+const time = fakeClockForFile();
 
 const PART_ONE = ['tool', 'account', 'invoice', 'prepay', 'rate', 'report', 'summary', 'notification', 'voice', 'trunk'];
 const op = operationCoverage(PART_ONE);
@@ -97,7 +100,7 @@ describe('Invoices and prepay', () => {
 
 	test('prepay summary report: requested, waited for, collected once, rows out', async () => {
 		await admin('/settings', { reportReadyMs: 300 });
-		const run = await runWholesale(sandbox, { ...op('prepay', 'requestSummary'), fromDate: today(), toDate: today(), waitForResult: true, maxWaitSeconds: 30, callback: '' });
+		const run = await time.clock.finish(runWholesale(sandbox, { ...op('prepay', 'requestSummary'), fromDate: today(), toDate: today(), waitForResult: true, maxWaitSeconds: 30, callback: '' }));
 		expect(run.error).toBeUndefined();
 		expect(run.requests[0]).toMatchObject({ method: 'POST', path: '/v3/accounts/123456/prepay/summary', body: { from_date: today(), to_date: today() } });
 		expect(run.requests.filter((r) => r.path.startsWith('/v3/files/') && r.status === 200)).toHaveLength(1);
@@ -127,9 +130,11 @@ describe('Rates', () => {
 describe('Reports and summary', () => {
 	test('voice CDR report of a day: 204 while running, then collected exactly once', async () => {
 		await admin('/settings', { reportReadyMs: 2500 });
-		const run = await runWholesale(sandbox, { ...op('report', 'request'), reportType: 'voiceCdrDay', date: yesterday(), waitForResult: true, maxWaitSeconds: 30, includeRawFile: true, binaryPropertyName: 'file', callback: '' });
+		const run = await time.clock.finish(runWholesale(sandbox, { ...op('report', 'request'), reportType: 'voiceCdrDay', date: yesterday(), waitForResult: true, maxWaitSeconds: 30, includeRawFile: true, binaryPropertyName: 'file', callback: '' }));
 		expect(run.error).toBeUndefined();
 		const files = run.requests.filter((r) => r.path.startsWith('/v3/files/'));
+		// The first poll comes before the report is ready on the clock: always at least one 204.
+		expect(files[0].status).toBe(204);
 		expect(files.slice(0, -1).every((r) => r.status === 204)).toBe(true);
 		expect(files.at(-1)?.status).toBe(200);
 		expect(files.filter((r) => r.status === 200)).toHaveLength(1);
@@ -155,7 +160,7 @@ describe('Reports and summary', () => {
 	test('a file whose rows cannot be read still reaches the output, as the raw file', async () => {
 		await admin('/settings', { reportReadyMs: 200 });
 		await admin('/reports/next', { malformed: true });
-		const run = await runWholesale(sandbox, { resource: 'report', operation: 'request', reportType: 'smsCdrDay', date: today(), waitForResult: true, maxWaitSeconds: 20, callback: '' });
+		const run = await time.clock.finish(runWholesale(sandbox, { resource: 'report', operation: 'request', reportType: 'smsCdrDay', date: today(), waitForResult: true, maxWaitSeconds: 20, callback: '' }));
 		expect(run.error).toBeUndefined();
 		expect(run.json[0]).toMatchObject({ collected: true, rows: null, parseError: expect.stringMatching(/could not be read/) });
 		expect(run.binary().length).toBeGreaterThan(0);
@@ -163,15 +168,15 @@ describe('Reports and summary', () => {
 
 	test('not ready within the wait: a clear error with the hash to collect it later', async () => {
 		await admin('/settings', { reportReadyMs: 60_000 });
-		const run = await runWholesale(sandbox, { resource: 'report', operation: 'request', reportType: 'voiceSummaryIn', date: today(), waitForResult: true, maxWaitSeconds: 5, callback: '' });
+		const run = await time.clock.finish(runWholesale(sandbox, { resource: 'report', operation: 'request', reportType: 'voiceSummaryIn', date: today(), waitForResult: true, maxWaitSeconds: 5, callback: '' }));
 		expect(run.error?.message).toMatch(/^Report [0-9a-f]{32} was not ready within 5 s$/);
 		expect(run.error?.description).toMatch(/Report > Get File with hash/);
 	});
 
 	test('list uncollected files', async () => {
-		await admin('/settings', { reportReadyMs: 0 });
+		await admin('/settings', { reportReadyMs: 1000 });
 		await runWholesale(sandbox, { resource: 'report', operation: 'request', reportType: 'voiceSummaryOut', date: today(), waitForResult: false, callback: '' });
-		await new Promise((resolve) => setTimeout(resolve, 300));
+		await time.clock.advance(1000);
 		const files = await runWholesale(sandbox, op('report', 'listFiles'));
 		expect(files.json[0]).toMatchObject({ hash: expect.stringMatching(/^[0-9a-f]{32}$/), content_type: expect.any(String) });
 	});
