@@ -504,21 +504,44 @@ function seedAccount(
 	};
 }
 
+/** The sparse history back to 95 days (two calls a day from day 8): the 90-day window has something at its edge. */
+const HISTORY_DAYS = { first: 8, last: 95, calls: 2 };
+
+/**
+ * The account's traffic (CDRs and SMS CDRs), made on first read: most requests never look at it,
+ * and its records are most of a seed's time. It is made from the account as seeded (a number or
+ * trunk added before the first read changes nothing), and the CDR ids it takes are reserved now.
+ */
 function fillTraffic(account: Account, now: number, cdrCount: number, smsCount: number): void {
+	const seeded: Account = { ...account, numbers: new Map(account.numbers), trunks: [...account.trunks] };
+	const firstId = account.nextCdrId;
+	account.nextCdrId += cdrCount + (HISTORY_DAYS.last - HISTORY_DAYS.first + 1) * HISTORY_DAYS.calls;
+	let traffic: Pick<Account, 'cdrs' | 'smsCdrs'> | undefined;
+	const made = () => (traffic ??= makeTraffic(seeded, now, cdrCount, smsCount, firstId));
+	for (const key of ['cdrs', 'smsCdrs'] as const) {
+		Object.defineProperty(account, key, {
+			enumerable: true,
+			configurable: true,
+			get: () => made()[key],
+			set: (value: Account[typeof key]) => void Object.assign(made(), { [key]: value }),
+		});
+	}
+}
+
+function makeTraffic(account: Account, now: number, cdrCount: number, smsCount: number, firstId: number): Pick<Account, 'cdrs' | 'smsCdrs'> {
 	const random = prng(seedOf(`traffic-${account.id}`));
 	const week = 7 * DAY_MS;
 	const times: number[] = [];
 	for (let i = 0; i < cdrCount; i++) times.push(now - Math.floor(random() * week) - 60_000);
-	// A sparse history back to 95 days: the 90-day window has something at its edge.
-	for (let day = 8; day <= 95; day++) {
-		for (let j = 0; j < 2; j++) times.push(startOfDay(now) - day * DAY_MS + Math.floor(random() * DAY_MS));
+	for (let day = HISTORY_DAYS.first; day <= HISTORY_DAYS.last; day++) {
+		for (let j = 0; j < HISTORY_DAYS.calls; j++) times.push(startOfDay(now) - day * DAY_MS + Math.floor(random() * DAY_MS));
 	}
 	times.sort((a, b) => a - b);
-	account.cdrs = times.map((time) => makeCdr(random, account, time, account.nextCdrId++));
+	const cdrs = times.map((time, i) => makeCdr(random, account, time, firstId + i));
 	const smsTimes: number[] = [];
 	for (let i = 0; i < smsCount; i++) smsTimes.push(now - Math.floor(random() * week) - 60_000);
 	smsTimes.sort((a, b) => a - b);
-	account.smsCdrs = smsTimes.map((time, i) => makeSmsCdr(random, account, time, i + 1));
+	return { cdrs, smsCdrs: smsTimes.map((time, i) => makeSmsCdr(random, account, time, i + 1)) };
 }
 
 export function makeCall(
