@@ -12,6 +12,7 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { appendAll } from '../shared/lists';
 import { binaryPropertyField } from '../shared/describe';
+import { clock } from '../shared/timers';
 import { triggerOf } from '../shared/triggers/lifecycle';
 import { DEFAULT_REMEMBER_IDS, DEFAULT_REMEMBER_MINUTES, MAX_REMEMBER_IDS, forgetUnlessAcknowledged } from '../shared/triggers/recentIds';
 import { wholesaleVoiceCredentialTest } from '../shared/transport/credentialTest';
@@ -318,7 +319,7 @@ export class WholesaleVoiceTrigger implements INodeType {
 		const raw = request.rawBody;
 		const parsed = raw?.length && !isMultipart(contentType) ? parseBody(raw, contentType) : parseParsedBody(request.body, contentType);
 		const opts = options(this);
-		const receivedAt = new Date();
+		const receivedAt = new Date(clock.now());
 		const events = parsed.ok ? deliveryEvents(parsed.documents, { splitCalls: opts.splitCalls === true, receivedAt, query }) : parsed;
 		if (!events.ok) {
 			const size = raw?.length ?? 0;

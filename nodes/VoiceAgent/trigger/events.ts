@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { clock } from '../../shared/timers';
+
 /**
  * Voice agent deliveries as flat items, under the API's own field names: the wrapper's
  * `type` and `timestamp` (Unix seconds) plus an ISO time, then the `data` fields, with the
@@ -35,7 +37,7 @@ export function transcriptText(transcript: unknown): string {
 		.join('\n');
 }
 
-export function deliveryItem(body: IDataObject, receivedAt = new Date()): IDataObject {
+export function deliveryItem(body: IDataObject, receivedAt = new Date(clock.now())): IDataObject {
 	const data = isRecord(body.data) ? body.data : {};
 	const base: IDataObject = {
 		event_type: body.type ?? null,

@@ -4,6 +4,7 @@ import { resetTriggers } from '../../../nodes/shared/triggers/lifecycle';
 import type { Sandbox } from '../../../sandbox';
 import { startSandbox } from '../../../sandbox';
 import { phpJson } from '../../../sandbox/wholesale/php';
+import { fakeClockForFile } from '../../harness/clock';
 import { binaryBuffer } from '../../harness/n8n';
 import { waitFor } from '../../harness/wait';
 import type { HostOptions, HostedTrigger } from './triggerKit';
@@ -20,6 +21,8 @@ let sandbox: Sandbox;
 let warnings: string[];
 beforeAll(async () => (sandbox = await startSandbox()));
 afterAll(async () => await sandbox.close());
+// The trigger and the sandbox on one fake clock: a report is ready, and a collection waits, only when the test moves it.
+const time = fakeClockForFile();
 
 const hosts: HostedTrigger[] = [];
 beforeEach(() => {
@@ -430,9 +433,11 @@ describe('report ready', () => {
 		sandbox.wholesale.settings.reportReadyMs = 100;
 		const trigger = await hosted({ ...OPEN, collectReport: true, includeRawFile: true, binaryPropertyName: 'report' });
 		const hash = await requestReport(trigger.url);
+		await time.clock.advance(100);
 		const callback = await waitForCallback(hash);
 		expect(callback).toMatchObject({ status: 200, contentType: 'application/x-www-form-urlencoded', responseBody: '{}' });
-		expect(callback.elapsedMs).toBeLessThan(500);
+		// The webhook answered with the handle alone: the collection is the execution's, after the answer.
+		expect(trigger.deliveries).toEqual([expect.objectContaining({ status: 200, body: {}, emitted: [expect.objectContaining({ app: 'reports', hash })] })]);
 		await trigger.settled();
 		expect(trigger.emitted()).toEqual([expect.objectContaining({ app: 'reports', id: hash, hash, timestamp: null })]);
 		const [rows] = trigger.runs;
@@ -463,6 +468,7 @@ describe('report ready', () => {
 		sandbox.wholesale.settings.reportReadyMs = 100;
 		const trigger = await hosted(OPEN);
 		const hash = await requestReport(trigger.url);
+		await time.clock.advance(100);
 		await waitForCallback(hash);
 		await trigger.settled();
 		expect(trigger.runs.map((run) => run.map((i) => i.json))).toEqual([[expect.objectContaining({ app: 'reports', hash })]]);
@@ -515,6 +521,7 @@ describe('report ready', () => {
 		await fetch(`${sandbox.url}/_sandbox/wholesale/reports/next`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ malformed: true }) });
 		const trigger = await hosted({ ...OPEN, collectReport: true });
 		const hash = await requestReport(trigger.url);
+		await time.clock.advance(100);
 		await waitForCallback(hash);
 		await trigger.settled();
 		const [[item]] = trigger.runs;
@@ -527,9 +534,10 @@ describe('report ready', () => {
 		const trigger = await hosted({ ...OPEN, collectReport: true });
 		const hash = await requestReport('http://127.0.0.1:9/not-used');
 		await sandboxDeliver(sandbox, { url: trigger.url, app: 'reports', id: hash });
-		await new Promise((r) => setTimeout(r, 300));
+		// The execution asked once (204) and waits on the clock for its next try.
+		await waitFor(() => fileGets(hash).length === 1);
 		await fetch(`${sandbox.url}/_sandbox/wholesale/reports/${hash}/ready`, { method: 'POST' });
-		await trigger.settled();
+		await time.clock.finish(trigger.settled());
 		expect(fileGets(hash).map((r) => r.status)).toEqual([204, 200]);
 		expect(trigger.runs[0]).toHaveLength(10);
 	});
