@@ -16,6 +16,7 @@ import { SessionEventStream } from '../../../nodes/ConversationIntelligence/sess
 import type { StreamResponse } from '../../../nodes/shared/operation';
 import { SseParser } from '../../../nodes/shared/streams/sse';
 import type { Sandbox } from '../../../sandbox';
+import { fakeClockForFile } from '../../harness/clock';
 import { contexts, runNode } from '../../harness/n8n';
 import { platformCredentials } from '../../harness/platformKit';
 import type { ReceivedRequest, TestServer } from '../../harness/testServer';
@@ -25,6 +26,8 @@ import { sessionTestBed } from './sessionKit';
 
 let sandbox: Sandbox;
 sessionTestBed((started) => (sandbox = started));
+// Reconnection waits, watchdogs and Time Limits run on it: a test moves it on where it waits for them.
+const time = fakeClockForFile();
 
 const SESSION = 'sess_demo_transcript';
 const TOKEN_PATH = `/intelligence/v1/sessions/${SESSION}/stream-token`;
@@ -91,7 +94,7 @@ async function scripted(connections: Array<StreamResponse | Error>, stopAfter: n
 		...extra,
 	});
 	stream.start();
-	await finished;
+	await time.clock.finish(finished, { stepMs: 10 });
 	await stream.stop();
 	return { ...seen, stream };
 }
@@ -209,13 +212,14 @@ describe('Watch Events', () => {
 		['the events URL always answers 431', EVENTS_PATH, 431, { message: 'header fields too large' }, /431/],
 	])('%s: the run fails with the last error, early, rather than zero items at its Time Limit', async (_name, path, status, body, reason) => {
 		fault(path, status, body);
-		const started = Date.now();
-		const result = await run(WATCH);
+		const started = time.clock.now();
+		const result = await time.clock.finish(run(WATCH));
 		expect(result.error?.message).toMatch(new RegExp(`^Could not open the event stream of session ${SESSION}: `));
 		expect(result.error?.message).toMatch(reason);
 		expect(result.error?.description).toMatch(/No attempt got a stream/);
 		expect(result.json).toHaveLength(0);
-		expect(Date.now() - started).toBeLessThan(20_000);
+		// Early on the run's own clock: after its failed attempts' backoff, well before its 25 s Time Limit.
+		expect(time.clock.now() - started).toBeLessThan(20_000);
 	});
 
 	test('a stream_event_id that cannot be sent as Last-Event-ID is refused before anything is sent', async () => {
@@ -262,7 +266,7 @@ describe('Conversation Intelligence Trigger', () => {
 	test('a token answer that never holds a token: warnings, then a trigger error once the failure persists', async () => {
 		fault(TOKEN_PATH, 200, { expires_at: '2030-01-01T00:00:00Z', ttl_seconds: 60 });
 		const { errors, logs } = await startTrigger(platformCredentials(sandbox));
-		await waitFor(() => errors.length === 1, 15_000);
+		await time.clock.advanceUntil(() => errors.length === 1);
 		expect(errors[0].message).toMatch(new RegExp(`^The event stream of session ${SESSION} cannot be opened: stream token request failed: The stream-token answer held no token`));
 		expect((errors[0] as Error & { description?: string }).description).toMatch(/5 attempts in a row failed. The trigger keeps trying/);
 		expect(logs.warn).toHaveBeenCalledWith(expect.stringMatching(/held no token.*reconnecting in/));
