@@ -1,7 +1,8 @@
-import type { IDataObject, INodeExecutionData, INodeParameters, INodeProperties, ITriggerResponse } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters, ITriggerResponse } from 'n8n-workflow';
 
 import { ConversationIntelligenceTrigger } from '../../../nodes/ConversationIntelligence/ConversationIntelligenceTrigger.node';
 import type { Sandbox } from '../../../sandbox';
+import { fakeClockForFile } from '../../harness/clock';
 import { contexts } from '../../harness/n8n';
 import { waitFor } from '../../harness/wait';
 import { platformCredentials } from '../../harness/platformKit';
@@ -9,6 +10,9 @@ import { sessionTestBed } from './sessionKit';
 
 let sandbox: Sandbox;
 sessionTestBed((started) => (sandbox = started));
+// The trigger's watchdog, reconnection waits, refusal gate and end-of-session settle run on it, and
+// the sandbox's token lifetimes: a test moves it on where it waits for them.
+const time = fakeClockForFile();
 
 const open: ITriggerResponse[] = [];
 afterEach(async () => {
@@ -41,12 +45,12 @@ async function startTrigger(parameters: INodeParameters, options: { label?: stri
 	const context = built.trigger(
 		(data: INodeExecutionData[][]) => {
 			emitted.push(...data[0].map((i) => i.json));
-			emittedAt.push(Date.now());
+			emittedAt.push(time.clock.now());
 			// As n8n does with each emit: save the static data if it is marked changed, and clear the mark when the save lands (later).
 			savedWithEmit.push(root.__dataChanged === true);
-			if (root.__dataChanged === true) setTimeout(() => (root.__dataChanged = false), 20);
+			if (root.__dataChanged === true) void time.clock.sleep(20).then(() => (root.__dataChanged = false));
 		},
-		(error) => errors.push(Object.assign(error, { reportedAt: Date.now() })),
+		(error) => errors.push(Object.assign(error, { reportedAt: time.clock.now() })),
 		options.mode,
 	);
 	jest.spyOn(context.logger, 'info').mockImplementation(() => undefined);
@@ -64,9 +68,11 @@ test('events of a live session become flat items; the stream closes at session_e
 	const { emitted } = await startTrigger({ sessionId: 'sess_demo_transcript' });
 	await waitFor(() => streams().length === 1);
 	await admin('/sessions/sess_demo_transcript/script', { preset: 'demo', intervalMs: 2, wait: true });
-	await waitFor(() => emitted.at(-1)?.event_type === 'session_ended');
+	// The end marker is emitted a second after the event before it (the static data's save settles).
+	await time.clock.advanceUntil(() => emitted.at(-1)?.event_type === 'session_ended');
 	await waitFor(() => streams().length === 0);
-	await new Promise((resolve) => setTimeout(resolve, 300));
+	// Stays closed: ten minutes on, no connection was opened again.
+	await time.clock.advance(600_000);
 	expect(eventRequests()).toHaveLength(1);
 	expect(emitted[0].event_type).toBe('session_started');
 	expect(emitted.filter((e) => e.event_type === 'transcript_utterance').every((e) => e.is_final)).toBe(true);
@@ -96,7 +102,8 @@ test('a dropped stream resumes with Last-Event-ID and a fresh token: nothing los
 	await waitFor(() => streams().length === 1);
 	await admin('/sessions/sess_demo_transcript/faults', { dropAfter: 25 });
 	await admin('/sessions/sess_demo_transcript/script', { generate: 200, intervalMs: 1, wait: true });
-	await waitFor(() => emitted.at(-1)?.event_type === 'session_ended', 15000);
+	// The reconnection waits the stream's retry: advice (a second) on the clock, and the end marker its settle.
+	await time.clock.advanceUntil(() => emitted.at(-1)?.event_type === 'session_ended');
 	const results = emitted.filter((e) => e.event_type === 'operator_result');
 	expect(results).toHaveLength(200);
 	expect(new Set(results.map((e) => e.event_id)).size).toBe(200);
@@ -111,21 +118,16 @@ test('an expired token is replaced on reconnect', async () => {
 	await admin('/settings', { tokenLifetimeSeconds: 1 });
 	const { emitted } = await startTrigger({ sessionId: 'sess_demo_transcript', eventTypes: ['operator_result'] });
 	await waitFor(() => streams().length === 1);
-	await new Promise((resolve) => setTimeout(resolve, 1200));
+	// Past the first token's lifetime on the sandbox's clock.
+	await time.clock.advance(1200);
 	await admin('/sessions/sess_demo_transcript/faults', { dropAfter: 1 });
 	await admin('/sessions/sess_demo_transcript/script', { generate: 5, intervalMs: 20, wait: true });
-	await waitFor(() => emitted.length === 5, 10000);
+	await time.clock.advanceUntil(() => emitted.length === 5);
 	// The first connection was dropped (no status logged); no connection was refused for its token.
 	expect(eventRequests().some((r) => r.status === 401)).toBe(false);
 	expect(eventRequests()[1]).toMatchObject({ status: 200, headers: { 'last-event-id': expect.any(String) } });
 	expect(tokenRequests().length).toBeGreaterThanOrEqual(2);
 });
-
-/** The declared Heartbeat Timeout, which the trigger checks its value against at activation. */
-function heartbeatOption(): INodeProperties {
-	const options = new ConversationIntelligenceTrigger().description.properties.find((p) => p.name === 'options')!.options as INodeProperties[];
-	return options.find((o) => o.name === 'heartbeatTimeoutSeconds')!;
-}
 
 test.each([['not a number', '90s'], ['zero', 0], ['below 5 s', 1], ['above an hour', 1e9]])('a Heartbeat Timeout %s is refused at activation, naming the field, before any request', async (_label, value) => {
 	await expect(startTrigger({ sessionId: 'sess_demo_transcript', options: { heartbeatTimeoutSeconds: value } })).rejects.toThrow(/Heartbeat Timeout/);
@@ -134,16 +136,13 @@ test.each([['not a number', '90s'], ['zero', 0], ['below 5 s', 1], ['above an ho
 });
 
 test('a stalled stream is replaced after the heartbeat window', async () => {
-	await admin('/settings', { heartbeatMs: 100 });
-	// Below what users may set (5 s): lowered for this test only, so that the stall shows in a second.
-	const declared = heartbeatOption().typeOptions!;
-	const minValue = declared.minValue;
-	declared.minValue = 0.5;
-	const started = startTrigger({ sessionId: 'sess_demo_transcript', eventTypes: ['operator_result'], options: { heartbeatTimeoutSeconds: 0.6 } }).finally(() => (declared.minValue = minValue));
-	const { emitted } = await started;
+	const { emitted } = await startTrigger({ sessionId: 'sess_demo_transcript', eventTypes: ['operator_result'], options: { heartbeatTimeoutSeconds: 5 } });
 	await waitFor(() => streams().length === 1);
 	await admin('/sessions/sess_demo_transcript/faults', { stall: true });
-	await waitFor(() => eventRequests().length === 2, 5000);
+	// Within the window nothing happens; past it the watchdog replaces the connection.
+	await time.clock.advance(4000);
+	expect(eventRequests()).toHaveLength(1);
+	await time.clock.advanceUntil(() => eventRequests().length === 2, { stepMs: 500, maxAdvanceMs: 10_000 });
 	await admin('/sessions/sess_demo_transcript/script', { generate: 3, intervalMs: 5, wait: true });
 	await waitFor(() => emitted.length === 3);
 });
@@ -180,10 +179,10 @@ test('an ended session ends: the last event says so, n8n is told once, and no to
 	const { emitted, emittedAt, savedWithEmit, errors, staticData } = await startTrigger({ sessionId: 'sess_demo_transcript' });
 	await waitFor(() => streams().length === 1);
 	await admin('/sessions/sess_demo_transcript/script', { preset: 'demo', intervalMs: 2, wait: true });
-	await waitFor(() => errors.length === 1);
+	await time.clock.advanceUntil(() => errors.length === 1, { stepMs: 100 });
 	expect(emitted.at(-1)).toMatchObject({ event_type: 'session_ended', listening: false });
 	// n8n saves static data with each emit, unordered: the last emit (the end marker's save) comes a second after the one before it, and n8n hears of the end after that run.
-	expect(emittedAt.at(-1)! - emittedAt.at(-2)!).toBeGreaterThanOrEqual(990);
+	expect(emittedAt.at(-1)! - emittedAt.at(-2)!).toBeGreaterThanOrEqual(1000);
 	expect((errors[0] as Error & { reportedAt: number }).reportedAt).toBeGreaterThanOrEqual(emittedAt.at(-1)!);
 	// Each emit finds the static data marked changed, though the save of the emit before cleared the mark after the event's change.
 	expect(savedWithEmit).toEqual(emitted.map(() => true));
@@ -210,12 +209,14 @@ test('n8n 1.x activating it again with the static data of its first activation: 
 	await admin('/sessions/sess_demo_transcript/script', { events: [{ event_type: 'operator_result' }], intervalMs: 1, wait: true });
 	const second = await startTrigger({ sessionId: 'sess_demo_transcript', eventTypes: ['operator_result'] }, { staticData: JSON.parse(JSON.stringify(atActivation)) as IDataObject });
 	await waitFor(() => second.emitted.length === 1);
-	await new Promise((resolve) => setTimeout(resolve, 200));
+	// A marker event after it: whatever the resume replayed came before the marker, on the one connection.
+	await admin('/sessions/sess_demo_transcript/script', { events: [{ event_type: 'operator_result' }], intervalMs: 1, wait: true });
+	await waitFor(() => second.emitted.length >= 2);
 	expect(second.emitted.map((e) => e.event_id)).not.toContain(first.emitted[2].event_id);
-	expect(second.emitted).toHaveLength(1);
+	expect(second.emitted).toHaveLength(2);
 
 	await admin('/sessions/sess_demo_transcript/end', {});
-	await waitFor(() => second.errors.length === 1);
+	await time.clock.advanceUntil(() => second.errors.length === 1, { stepMs: 100 });
 	const tokens = tokenRequests().length;
 	await expect(startTrigger({ sessionId: 'sess_demo_transcript' }, { staticData: JSON.parse(JSON.stringify(atActivation)) as IDataObject })).rejects.toThrow(/is over/);
 	expect(tokenRequests()).toHaveLength(tokens);
@@ -232,8 +233,10 @@ test('a restart resumes after the last event it emitted', async () => {
 	await admin('/sessions/sess_demo_transcript/script', { events: Array.from({ length: 3 }, () => ({ event_type: 'operator_result' })), intervalMs: 1, wait: true });
 	const second = await startTrigger({ sessionId: 'sess_demo_transcript', eventTypes: ['operator_result'] }, { staticData: saved });
 	await waitFor(() => second.emitted.length === 3);
-	await new Promise((resolve) => setTimeout(resolve, 200));
-	expect(second.emitted).toHaveLength(3);
+	// A marker event after them: whatever the resume replayed came before the marker, on the one connection.
+	await admin('/sessions/sess_demo_transcript/script', { events: [{ event_type: 'operator_result' }], intervalMs: 1, wait: true });
+	await waitFor(() => second.emitted.length >= 4);
+	expect(second.emitted).toHaveLength(4);
 	expect(second.emitted.map((e) => e.event_id)).not.toContain(first.emitted[4].event_id);
 });
 
