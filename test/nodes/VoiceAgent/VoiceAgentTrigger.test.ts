@@ -10,6 +10,7 @@ import type { Sandbox } from '../../../sandbox';
 import { startSandbox } from '../../../sandbox';
 import { contexts } from '../../harness/n8n';
 import { platformCredentials } from '../../harness/platformKit';
+import { waitFor } from '../../harness/wait';
 import { WEBHOOK_DATA, registrationHooks } from './voiceAgentKit';
 
 let sandbox: Sandbox;
@@ -24,7 +25,7 @@ beforeEach(() => {
  * One trigger node as n8n would host it: the hook methods for registration, and a small HTTP
  * server standing in for n8n's webhook endpoint that hands each delivery to the node's webhook().
  */
-async function host(parameters: INodeParameters, staticData: IDataObject = {}, lateAnswers = { count: 0, ms: 0 }, storeFails = () => false) {
+async function host(parameters: INodeParameters, staticData: IDataObject = {}, lateAnswers = 0, storeFails = () => false) {
 	const node = new VoiceAgentTrigger();
 	const executions: IDataObject[] = [];
 	let respondLater: ((body: IDataObject) => void) | undefined;
@@ -48,8 +49,8 @@ async function host(parameters: INodeParameters, staticData: IDataObject = {}, l
 			// n8n 2.x stores the execution before it answers: when it cannot, it answers 500 and nothing runs.
 			if (result.workflowData && !result.noWebhookResponse && storeFails()) return response.status(500).json({ message: 'Error in workflow' });
 			if (result.workflowData) executions.push(...result.workflowData[0].map((i) => i.json));
-			// n8n busy: the answer leaves after the service's attempt timed out (the run started).
-			if (lateAnswers.count > 0 && lateAnswers.count--) await new Promise((resolve) => setTimeout(resolve, lateAnswers.ms));
+			// n8n busy: the answer leaves only once the service's attempt has timed out (the run started).
+			if (lateAnswers > 0 && lateAnswers--) await new Promise((resolve) => res.once('close', resolve));
 			if (result.noWebhookResponse) return;
 			if (result.webhookResponse !== undefined) return response.json(result.webhookResponse);
 			// responseNode mode: the workflow answers later through Respond to Webhook.
@@ -92,7 +93,7 @@ const hosts: Array<{ close: () => Promise<void> }> = [];
 afterEach(async () => {
 	for (const h of hosts.splice(0)) await h.close();
 });
-async function hosted(parameters: INodeParameters, staticData?: IDataObject, lateAnswers?: { count: number; ms: number }, storeFails?: () => boolean) {
+async function hosted(parameters: INodeParameters, staticData?: IDataObject, lateAnswers?: number, storeFails?: () => boolean) {
 	const h = await host(parameters, staticData, lateAnswers, storeFails);
 	hosts.push(h);
 	return h;
@@ -278,15 +279,15 @@ describe('deliveries', () => {
 	});
 
 	test('initiating answered by the workflow (Respond to Webhook) within the timeout', async () => {
-		const trigger = await hosted({ ...initiating, responseMode: 'responseNode' });
+		// The service's wait is real time (it bounds I/O): generous, so that a busy machine still answers within it.
+		const trigger = await hosted({ ...initiating, timeoutMs: 30_000, responseMode: 'responseNode' });
 		await trigger.create();
 		const pending = sandbox.convai.simulateConversation({ agent_id: 'agent_demo_support', completed: false });
-		await new Promise((resolve) => setTimeout(resolve, 200));
-		expect(trigger.executions).toHaveLength(1);
+		await waitFor(() => trigger.executions.length === 1);
 		trigger.respond({ dynamic_variables: { customer_name: 'Grace' } });
-		const result = (await pending) as unknown as { deliveries: Array<{ response: { body: unknown; timedOut: boolean; elapsedMs: number } }> };
+		const result = (await pending) as unknown as { deliveries: Array<{ response: { body: unknown; timedOut: boolean } }> };
 		expect(result.deliveries[0].response).toMatchObject({ body: { dynamic_variables: { customer_name: 'Grace' } }, timedOut: false });
-		expect(result.deliveries[0].response.elapsedMs).toBeLessThan(3000);
+		expect(trigger.executions).toHaveLength(1);
 	});
 
 	test('completed: answered 200 at once, one flat item with transcript, summary and analysis', async () => {
@@ -312,9 +313,13 @@ describe('deliveries', () => {
 describe('repeated deliveries (the service retries an answer that came late or not at all)', () => {
 	type Simulated = { deliveries: Array<{ eventType: string; outcome: string; attempts: unknown[]; response: { status: number; body: unknown } }> };
 	const completedOnly = { event: 'conversation.completed', agentId: '' };
+	/**
+	 * A real-time test: the service's attempt timeout bounds real I/O. The first answer is held
+	 * until that attempt has given up, whatever the load; the second must come within a second.
+	 */
 	async function lateFirstAnswer(parameters: INodeParameters) {
-		sandbox.convai.settings.completedTimeoutMs = 150;
-		const trigger = await hosted(parameters, undefined, { count: 1, ms: 400 });
+		sandbox.convai.settings.completedTimeoutMs = 1000;
+		const trigger = await hosted(parameters, undefined, 1);
 		await trigger.create();
 		const result = (await sandbox.convai.simulateConversation({ agent_id: 'agent_demo_support', conversation_id: 'conv_retried', waitForCompleted: true })) as unknown as Simulated;
 		return { trigger, delivery: result.deliveries.find((d) => d.eventType === 'conversation.completed') };
