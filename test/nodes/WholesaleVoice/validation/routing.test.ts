@@ -23,12 +23,11 @@ describe('validateNumberConfiguration', () => {
 		]);
 	});
 
+	// A backtracking blow-up on 90 placeholders never returns: Jest's own timeout fails it. No wall-clock bound (a busy machine is not a defect).
 	test('a long endpoint of placeholders is refused quickly (no backtracking blow-up)', () => {
-		const started = Date.now();
 		const found = validateNumberConfiguration({
 			routing: { default: [[{ type: 'sip', endpoint: `${'%e164'.repeat(90)}!` }]] },
 		});
 		expect(found.map((issue) => issue.ruleId)).toEqual(['routing.sip.endpoint.form']);
-		expect(Date.now() - started).toBeLessThan(1000);
 	});
 });
