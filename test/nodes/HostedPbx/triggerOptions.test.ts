@@ -5,6 +5,7 @@ import { advanceCursor, cursorFloor } from '../../../nodes/HostedPbx/trigger/his
 import { HEARTBEAT_INTERVAL_SECONDS } from '../../../nodes/HostedPbx/trigger/live';
 import { ReconnectingStream } from '../../../nodes/shared/streams/reconnectingStream';
 import type { Sandbox } from '../../../sandbox';
+import { fakeClockForFile } from '../../harness/clock';
 import { contexts } from '../../harness/n8n';
 import { locator, pbxCredentials, triggerLifecycle } from './pbxTestKit';
 
@@ -16,7 +17,7 @@ import { locator, pbxCredentials, triggerLifecycle } from './pbxTestKit';
 
 let sandbox: Sandbox;
 const open = triggerLifecycle((started) => (sandbox = started));
-
+const time = fakeClockForFile();
 
 const requests = () => sandbox.context.log.list({ pathPrefix: '/api/v1' }).length;
 
@@ -63,7 +64,7 @@ describe('Look-Back Window (Minutes)', () => {
 	});
 
 	test('history is never replayed: a text value cannot turn every poll into the whole inbound SMS list', async () => {
-		for (let i = 0; i < 30; i++) sandbox.pbx.injectInboundSms({ body: `old ${i}`, created: new Date(Date.now() - 3_600_000 + i * 1000).toISOString() });
+		for (let i = 0; i < 30; i++) sandbox.pbx.injectInboundSms({ body: `old ${i}`, created: new Date(time.clock.now() - 3_600_000 + i * 1000).toISOString() });
 		const node = v2({ events: ['inboundSms'], options: { lookbackMinutes: '10 min' } });
 		const emitted: number[] = [];
 		for (let poll = 0; poll < 3; poll++) emitted.push(((await node.poll().catch(() => null)) ?? [[]])[0].length);
@@ -75,8 +76,7 @@ describe('Look-Back Window (Minutes)', () => {
 		await expect(v2({ events: ['missedCall'], options: { lookbackMinutes: '' } }).poll()).resolves.toBeNull();
 		const query = sandbox.context.log.list({ pathPrefix: '/api/v1/customers/me/calls' }).map((r) => Date.parse(String(r.query.createdAfter)));
 		expect(query).toHaveLength(2);
-		expect(Date.now() - query[0]).toBeGreaterThan(14 * 60_000);
-		expect(Date.now() - query[1]).toBeLessThan(11 * 60_000);
+		expect(query.map((at) => time.clock.now() - at)).toEqual([15 * 60_000, 10 * 60_000]);
 	});
 
 	test('the cursor itself refuses a window that is no positive number (NaN would keep no id as seen)', () => {
