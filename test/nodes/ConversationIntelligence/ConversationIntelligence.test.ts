@@ -3,6 +3,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { ConversationIntelligence } from '../../../nodes/ConversationIntelligence/ConversationIntelligence.node';
 import type { Sandbox } from '../../../sandbox';
 import { startSandbox } from '../../../sandbox';
+import { fakeClockForFile } from '../../harness/clock';
 import { runNode } from '../../harness/n8n';
 import { platformCredentials } from '../../harness/platformKit';
 
@@ -10,6 +11,8 @@ let sandbox: Sandbox;
 beforeAll(async () => (sandbox = await startSandbox()));
 afterAll(async () => await sandbox.close());
 beforeEach(() => sandbox.reset());
+// Watch Events' Time Limit is on it: a watch ends by its events, never by a slow machine reaching 20 s.
+fakeClockForFile();
 
 const SUPPORT = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
 
