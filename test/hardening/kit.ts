@@ -20,21 +20,27 @@ export const locator = (value: string) => ({ __rl: true, mode: 'id', value });
 
 export interface NodeUnderTest {
 	key: 'hostedPbx' | 'wholesaleVoice' | 'voiceAgent' | 'conversationIntelligence';
+	/** The node type: one instance for every run, as n8n keeps one per type (building its description costs). */
 	type: () => INodeType;
 	resources: ResourceSpec[];
 	credentials: (sandbox: Sandbox) => Record<string, ICredentialDataDecryptedObject>;
 }
 
+function once(make: () => INodeType): () => INodeType {
+	let made: INodeType | undefined;
+	return () => (made ??= make());
+}
+
 export const NODES: NodeUnderTest[] = [
 	{
 		key: 'hostedPbx',
-		type: () => new HostedPbx(),
+		type: once(() => new HostedPbx()),
 		resources: hostedPbxResources,
 		credentials: (s) => ({ hostedPbxApi: { baseUrl: `${s.url}/api/v1`, username: 'acme.admin', password: 'acme-admin-secret', maxRateLimitWait: 0 } }),
 	},
 	{
 		key: 'wholesaleVoice',
-		type: () => new WholesaleVoice(),
+		type: once(() => new WholesaleVoice()),
 		resources: wholesaleVoiceResources,
 		credentials: (s) => ({
 			wholesaleVoiceApi: { baseUrl: s.url, apiUsername: 'api123456', apiPassword: 'wv-demo-123456', accountId: '123456', maxRateLimitWait: 0 },
@@ -42,13 +48,13 @@ export const NODES: NodeUnderTest[] = [
 	},
 	{
 		key: 'voiceAgent',
-		type: () => new VoiceAgent(),
+		type: once(() => new VoiceAgent()),
 		resources: voiceAgentResources,
 		credentials: (s) => ({ platformApiKeyApi: { baseUrl: s.url, apiKey: s.convai.keys.demo('full-access'), maxRateLimitWait: 0 } }),
 	},
 	{
 		key: 'conversationIntelligence',
-		type: () => new ConversationIntelligence(),
+		type: once(() => new ConversationIntelligence()),
 		resources: conversationIntelligenceResources,
 		credentials: (s) => ({ platformApiKeyApi: { baseUrl: s.url, apiKey: s.convai.keys.demo('full-access'), maxRateLimitWait: 0 } }),
 	},
@@ -166,18 +172,26 @@ export interface BatteryRun extends NodeRun {
 	refusedByN8n?: boolean;
 }
 
-/** Runs one operation through n8n's execution code against the sandbox; `requests` are what the sandbox received. */
+/**
+ * Runs one operation through n8n's execution code against the sandbox; `requests` are what the
+ * sandbox received. `items` input items (one by default), with Continue On Fail when asked.
+ */
 export async function runOperation(
 	sandbox: Sandbox,
 	op: OperationUnderTest,
 	parameters: INodeParameters,
 	credentials: (given: ICredentialDataDecryptedObject) => ICredentialDataDecryptedObject = (given) => given,
+	options: { items?: number; continueOnFail?: boolean } = {},
 ): Promise<BatteryRun> {
 	const since = sandbox.context.log.lastSeq;
 	const requests = () => sandbox.context.log.list({ since }).map((r) => ({ method: r.method, path: r.path, query: r.query, body: r.body }));
 	try {
 		const given = op.node.credentials(sandbox);
-		const run = await runNode({ node: op.node.type(), parameters, credentials: Object.fromEntries(Object.entries(given).map(([type, values]) => [type, credentials(values)])) });
+		const input = Array.from({ length: options.items ?? 1 }, () => ({ json: {} }));
+		const run = await runNode(
+			{ node: op.node.type(), parameters, credentials: Object.fromEntries(Object.entries(given).map(([type, values]) => [type, credentials(values)])), continueOnFail: options.continueOnFail },
+			input,
+		);
 		return { ...run, requests: requests() };
 	} catch (error) {
 		// n8n's own parameter check (a required field empty, an option that does not exist) stops the run before the node.
