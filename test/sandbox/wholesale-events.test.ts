@@ -1,7 +1,8 @@
 import type { Sandbox } from '../../sandbox/index';
 import { startSandbox } from '../../sandbox/index';
+import { fakeClockForFile } from '../harness/clock';
 import type { Receiver } from './helpers';
-import { delay, startReceiver, waitFor } from './helpers';
+import { startReceiver, waitFor } from './helpers';
 import { A, B, DAY, formFields, gmtText, startOfUtcDay, wholesaleClient } from './wholesaleKit';
 
 /**
@@ -38,13 +39,16 @@ const list = (answer: { body: Rec }) => answer.body.data as Rec[];
 const today = () => new Date().toISOString().slice(0, 10);
 const yesterday = () => new Date(startOfUtcDay() - DAY).toISOString().slice(0, 10);
 
-/** Waits until the report file is ready (a large one takes a while to build next to other test files), then collects it. */
-async function collect(hash: string, account = A, timeoutMs = 5000) {
-	await waitFor(async () => (await call('GET', `/v3/files/${account.id}`, { as: account })).body[hash] !== undefined, timeoutMs, `report ${hash}`);
-	return await call('GET', `/v3/files/${account.id}/${hash}`, { as: account });
-}
-
 describe('reports and files', () => {
+	// Reports become ready, and expire, on the sandbox's clock: a fake one, moved on by the tests.
+	const time = fakeClockForFile();
+
+	/** Moves the clock on until the report is ready (a large one is then still built, in real time), then collects it. */
+	async function collect(hash: string, account = A) {
+		await time.clock.advanceUntil(() => sandbox.wholesale.reports.reports.get(hash)?.state === 'ready', { stepMs: 50 });
+		return await call('GET', `/v3/files/${account.id}/${hash}`, { as: account });
+	}
+
 	test('handle, 204 while running, listed when ready, 200 once, then 404', async () => {
 		// Yesterday is a whole day of seeded calls; today has none yet in the minutes after midnight UTC.
 		const day = yesterday();
@@ -60,7 +64,9 @@ describe('reports and files', () => {
 		expect(running.text).toBe('');
 		expect((await call('GET', '/v3/files/123456')).text).toBe('{}');
 
-		await waitFor(async () => (await call('GET', '/v3/files/123456')).body[hash] !== undefined, 5000, 'the file in the list');
+		await time.clock.advance(149);
+		expect((await call('GET', `/v3/files/123456/${hash}`)).status).toBe(204);
+		await time.clock.advance(1);
 		const listed = (await call('GET', '/v3/files/123456')).body[hash] as Rec;
 		expect(listed).toEqual({ name: `voice_cdr_day_${day}.json`, content_type: 'application/json', length: expect.any(Number), uri: `/v3/files/123456/${hash}` });
 
@@ -97,8 +103,11 @@ describe('reports and files', () => {
 	test('a ready file expires after the retention time: 404 and no longer listed', async () => {
 		await admin('POST', '/settings', { reportReadyMs: 50, reportRetentionMs: 200 });
 		const hash = String((await call('POST', '/v3/accounts/123456/reports/sms/cdr/latest/100')).body.hash);
-		await waitFor(async () => (await call('GET', '/v3/files/123456')).body[hash] !== undefined, 5000, 'ready');
-		await delay(250);
+		await time.clock.advance(50);
+		expect((await call('GET', '/v3/files/123456')).body[hash]).toBeDefined();
+		await time.clock.advance(199);
+		expect((await call('GET', '/v3/files/123456')).body[hash]).toBeDefined();
+		await time.clock.advance(1);
 		expect((await call('GET', '/v3/files/123456')).text).toBe('{}');
 		expect((await call('GET', `/v3/files/123456/${hash}`)).status).toBe(404);
 		const next = await call('POST', '/v3/accounts/123456/reports/sms/cdr/latest/100');
@@ -107,6 +116,8 @@ describe('reports and files', () => {
 
 	test('the callback URL gets payload={"app":"reports","id":hash,"data":null} as a form post', async () => {
 		const hash = String((await call('POST', '/v3/accounts/123456/reports/voice/cdr/latest/10', { json: { callback: `${receiver.url}?k=1` } })).body.hash);
+		expect(receiver.requests).toEqual([]);
+		await time.clock.advance(150);
 		const received = await waitFor(() => receiver.requests[0], 5000, 'the callback');
 		expect(received.method).toBe('POST');
 		expect(received.path).toBe('/hook?k=1');
@@ -160,12 +171,12 @@ describe('reports and files', () => {
 
 	test('admin: forced row count (the 100,000-row benchmark report) and readiness delay', async () => {
 		await admin('POST', '/reports/next', { type: 'voice_cdr', rows: 100_000, readyMs: 400 });
-		const started = Date.now();
 		const day = today();
 		const hash = String((await call('POST', '/v3/accounts/123456/reports/voice/cdr/day')).body.hash);
 		expect((await call('GET', `/v3/files/123456/${hash}`)).status).toBe(204);
-		const file = await collect(hash, A, 25_000);
-		expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+		await time.clock.advance(399);
+		expect((await call('GET', `/v3/files/123456/${hash}`)).status).toBe(204);
+		const file = await collect(hash);
 		const rows = file.json as Rec[];
 		expect(rows).toHaveLength(100_000);
 		expect(new Set(rows.map((r) => r.cdr_id)).size).toBe(100_000);
