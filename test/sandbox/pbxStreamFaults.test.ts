@@ -95,7 +95,7 @@ async function openStream(keep?: number): Promise<RawBytes> {
 	const before = sandbox.pbx.stream.list().length;
 	const stream = await RawBytes.open('/api/v1/stream', keep);
 	expect(stream.status).toBe(200);
-	await waitFor(() => sandbox.pbx.stream.list().length > before, 2000, 'the stream to register');
+	await waitFor(() => sandbox.pbx.stream.list().length > before, 10_000, 'the stream to register');
 	return stream;
 }
 
@@ -112,7 +112,7 @@ describe('hostile bytes before the next event', () => {
 		const stream = await openStream();
 		expect((await admin('POST', '/stream/faults', { fragment: true })).body).toEqual({ applied: 1 });
 		for (let seq = 0; seq < 3; seq++) ring(seq);
-		await waitFor(() => stream.bytes.includes(EVENT(2)), 2000, 'the events');
+		await waitFor(() => stream.bytes.includes(EVENT(2)), 10_000, 'the events');
 		expect(stream.bytes.toString()).toBe(`${DEFAULT_FRAGMENT}${[0, 1, 2].map((seq) => EVENT(seq).toString()).join('')}`);
 	});
 
@@ -121,7 +121,7 @@ describe('hostile bytes before the next event', () => {
 		sandbox.pbx.stream.applyFaults({ strayText: true, fragment: '{"event":"smsreceived","values":{"to":"+44' });
 		ring(0);
 		ring(1);
-		await waitFor(() => stream.bytes.includes(EVENT(1)), 2000, 'the events');
+		await waitFor(() => stream.bytes.includes(EVENT(1)), 10_000, 'the events');
 		expect(stream.bytes.toString()).toBe(`{"event":"smsreceived","values":{"to":"+44${DEFAULT_STRAY_TEXT}${EVENT(0)}${EVENT(1)}`);
 	});
 
@@ -129,7 +129,7 @@ describe('hostile bytes before the next event', () => {
 		const stream = await openStream();
 		await admin('POST', '/stream/faults', { binaryNoise: 4096 });
 		ring(0);
-		await waitFor(() => stream.bytes.includes(EVENT(0)), 2000, 'the event');
+		await waitFor(() => stream.bytes.includes(EVENT(0)), 10_000, 'the event');
 		const bytes = stream.bytes;
 		const noise = bytes.subarray(0, bytes.indexOf(EVENT(0)));
 		expect(bytes.length).toBe(4096 + EVENT(0).length);
@@ -145,7 +145,7 @@ describe('hostile bytes before the next event', () => {
 		await admin('POST', '/stream/faults', { truncatedChar: true });
 		ring(0);
 		ring(1);
-		await waitFor(() => stream.bytes.includes(EVENT(1)), 2000, 'the events');
+		await waitFor(() => stream.bytes.includes(EVENT(1)), 10_000, 'the events');
 		expect(stream.bytes.equals(Buffer.concat([Buffer.from([0xe2, 0x82]), EVENT(0), EVENT(1)]))).toBe(true);
 	});
 
@@ -153,7 +153,7 @@ describe('hostile bytes before the next event', () => {
 		expect((await admin('POST', '/stream/faults', { fragment: true, truncatedChar: true })).body).toEqual({ applied: 0 });
 		const stream = await openStream();
 		ring(0);
-		await waitFor(() => stream.bytes.includes(EVENT(0)), 2000, 'the event');
+		await waitFor(() => stream.bytes.includes(EVENT(0)), 10_000, 'the event');
 		expect(stream.bytes.equals(Buffer.concat([Buffer.from(DEFAULT_FRAGMENT), Buffer.from([0xe2, 0x82]), EVENT(0)]))).toBe(true);
 	});
 
@@ -262,7 +262,7 @@ describe('a restart', () => {
 		const second = await openStream();
 		const restarted = await admin('POST', '/stream/restart', { downMs: 400 });
 		expect(restarted.body).toMatchObject({ dropped: 2, scope: 'stream', refuseWith: 503 });
-		await waitFor(() => first.closed && second.closed, 2000, 'the streams to drop');
+		await waitFor(() => first.closed && second.closed, 10_000, 'the streams to drop');
 		const refused = await fetch(`${sandbox.url}/api/v1/stream`, { headers: AUTH });
 		expect(refused.status).toBe(503);
 		expect(refused.headers.get('retry-after')).toBe('1');
@@ -271,7 +271,7 @@ describe('a restart', () => {
 		await delay(450);
 		const back = await openStream();
 		ring(0);
-		await waitFor(() => back.bytes.includes(EVENT(0)), 2000, 'an event after the restart');
+		await waitFor(() => back.bytes.includes(EVENT(0)), 10_000, 'an event after the restart');
 		expect((await admin('GET', '/stream/restart')).body).toMatchObject({ down: false, refused: 1 });
 	});
 

@@ -108,7 +108,7 @@ describe('an ended session, in each form a client must read as the end', () => {
 		const id = String(body.session_id);
 		const reader = await SseBytes.open(id);
 		await admin('POST', `/sessions/${id}/script`, { preset: 'demo', intervalMs: 0, wait: true });
-		await waitFor(() => reader.ended, 3000, 'the response to end');
+		await waitFor(() => reader.ended, 10_000, 'the response to end');
 		expect(reader.events.at(-1)).toMatchObject({ event_type: 'session_ended', session_id: id });
 		expect(reader.events.filter((e) => e.event_type === 'session_ended')).toHaveLength(1);
 	});
@@ -116,11 +116,11 @@ describe('an ended session, in each form a client must read as the end', () => {
 	test('replay (the default): resuming after the end sends what followed the id, then ends', async () => {
 		const { id, firstEventId, lastEventId } = await endedSession();
 		const reader = await SseBytes.open(id, { 'Last-Event-ID': firstEventId });
-		await waitFor(() => reader.ended, 3000, 'the response to end');
+		await waitFor(() => reader.ended, 10_000, 'the response to end');
 		expect(reader.status).toBe(200);
 		expect(reader.messages.at(-1)?.id).toBe(lastEventId);
 		const atTheEnd = await SseBytes.open(id, { 'Last-Event-ID': lastEventId });
-		await waitFor(() => atTheEnd.ended, 3000, 'the response to end');
+		await waitFor(() => atTheEnd.ended, 10_000, 'the response to end');
 		expect([atTheEnd.status, atTheEnd.messages]).toEqual([200, []]);
 	});
 
@@ -129,11 +129,11 @@ describe('an ended session, in each form a client must read as the end', () => {
 		const { id, firstEventId } = await endedSession();
 		for (const lastEventId of [firstEventId, 'evt_unknown_000001']) {
 			const resumed = await SseBytes.open(id, { 'Last-Event-ID': lastEventId });
-			await waitFor(() => resumed.ended, 3000, 'the answer');
+			await waitFor(() => resumed.ended, 10_000, 'the answer');
 			expect([resumed.status, resumed.text]).toEqual([204, '']);
 		}
 		const fresh = await SseBytes.open(id);
-		await waitFor(() => fresh.ended, 3000, 'the replay');
+		await waitFor(() => fresh.ended, 10_000, 'the replay');
 		expect(fresh.events.at(-1)?.event_type).toBe('session_ended');
 	});
 
@@ -141,7 +141,7 @@ describe('an ended session, in each form a client must read as the end', () => {
 		sandbox.intelligence.hub.settings = { ...sandbox.intelligence.hub.settings, endedStream: 'gone' };
 		const { id } = await endedSession();
 		const answer = await SseBytes.open(id);
-		await waitFor(() => answer.ended, 3000, 'the answer');
+		await waitFor(() => answer.ended, 10_000, 'the answer');
 		expect(answer.status).toBe(410);
 		expect(answer.headers.get('content-type')).toBe('application/json');
 		expect(JSON.parse(answer.text)).toEqual({ status: 410, error: 'session has ended', message: `Session ${id} has ended; its durable record is the conversation` });
@@ -195,7 +195,7 @@ describe('garbage in the SSE frames', () => {
 		await waitFor(() => sandbox.intelligence.hub.count('sess_demo_quiet') === 1);
 		expect((await admin('POST', '/sessions/sess_demo_quiet/faults', { garbage: { bytes: 300 } })).body).toEqual({ applied: 1, pending: false });
 		await admin('POST', '/sessions/sess_demo_quiet/script', { events: operatorResults(3), intervalMs: 0, wait: true });
-		await waitFor(() => reader.events.length === 4, 3000, 'the events');
+		await waitFor(() => reader.events.length === 4, 10_000, 'the events');
 		expect(reader.events.map((e) => e.event_type)).toEqual(['session_started', 'operator_result', 'operator_result', 'operator_result']);
 		const garbage = reader.text.slice(reader.text.indexOf('\n\n') + 2, reader.text.indexOf('id: '));
 		expect(garbage).toMatch(/^\0[^\n\r]+\n\n$/s);
@@ -206,7 +206,7 @@ describe('garbage in the SSE frames', () => {
 		sandbox.intelligence.applyStreamFaults('sess_demo_quiet', { garbage: { bytes: 500, pattern: 'text' } });
 		const reader = await SseBytes.open('sess_demo_quiet');
 		await admin('POST', '/sessions/sess_demo_quiet/script', { events: operatorResults(1), intervalMs: 0, wait: true });
-		await waitFor(() => reader.events.length === 2, 3000, 'the events');
+		await waitFor(() => reader.events.length === 2, 10_000, 'the events');
 		expect(reader.text).toMatch(/stray text that is no JSON: <html><body>502 Bad Gateway/);
 		expect(reader.messages.every((m) => m.id?.startsWith('evt_'))).toBe(true);
 	});
