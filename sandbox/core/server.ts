@@ -191,6 +191,10 @@ export async function startSandboxServer(
 			}
 		}
 	});
+	// An idle connection is the client's to drop: with Node's 5 s default the server could close one
+	// while a client (undici keeps them 4 s) was sending on it, after the process was busy for a while
+	// ("fetch failed"). Every socket is still destroyed on close().
+	server.keepAliveTimeout = 65_000;
 	server.on('connection', (socket) => {
 		sockets.add(socket);
 		socket.on('close', () => sockets.delete(socket));
