@@ -21,6 +21,7 @@ import type { IDataObject, INodeProperties, INodePropertyCollection, INodeParame
 import { NodeHelpers } from 'n8n-workflow';
 
 import { startSandbox, type Sandbox } from '../../sandbox';
+import { printFigure } from '../harness/figures';
 import type { BatteryRun, OperationUnderTest } from './kit';
 import { OPERATIONS, exampleOf, locator, runOperation } from './kit';
 
@@ -433,12 +434,12 @@ describe('structured fields: hand-written hostile cases', () => {
 });
 
 afterAll(() => {
-	// The README quotes these figures.
-	process.stdout.write(
+	// docs/safety.md quotes these figures: printed with TELEPHONY_FIGURES=1 only, so that npm test prints nothing but Jest's lines.
+	printFigure(
 		`hostile-input battery: ${figures.tried} inputs tried over ${figures.operations} operations (${figures.pathBoundFields} path fields); ` +
 			`${figures.refused} refused before sending (${figures.refusedByN8n} of them by n8n's own parameter check, ${figures.baseUrls} Base URLs with a query or fragment); ` +
 			`of the text values that are not path values, ${figures.refusedByTheOperation} refused by the operation's own rules and ${figures.sentToTheSamePaths} sent only to the operation's own paths; ` +
-			`${figures.leftUnset} optional fields left undefined stayed unset; ${figures.trunkPrefixes} numbers written with a national (0) never sent with it\n`,
+			`${figures.leftUnset} optional fields left undefined stayed unset; ${figures.trunkPrefixes} numbers written with a national (0) never sent with it`,
 	);
 });
 

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { RULES, RULE_SUBJECTS, type RuleId } from '../../../../nodes/WholesaleVoice/validation/rules';
+import { printFigure } from '../../../harness/figures';
 
 import { accountCases } from './account.cases';
 import { coverageOf, type RuleCase } from './cases';
@@ -35,7 +36,8 @@ describe('rule catalogue', () => {
 			if (!entry?.invalid) missing.push(`${rule.id}: no invalid case`);
 		}
 		const covered = RULES.filter((rule) => !missing.some((line) => line.startsWith(`${rule.id}:`))).length;
-		console.log(`validation rules covered: ${covered} of ${RULES.length}`);
+		// Printed with TELEPHONY_FIGURES=1 only (docs/wholesale-validation-rules.md).
+		printFigure(`validation rules covered: ${covered} of ${RULES.length}`);
 		expect(missing).toEqual([]);
 	});
 
