@@ -198,15 +198,17 @@ export function pick<T>(random: Random, items: readonly T[]): T {
 	return items[Math.floor(random() * items.length)];
 }
 
+const HEX_DIGITS = '0123456789abcdef';
+
 export function digits(random: Random, count: number): string {
 	let out = '';
-	for (let i = 0; i < count; i++) out += Math.floor(random() * 10);
+	for (let i = 0; i < count; i++) out += HEX_DIGITS[Math.floor(random() * 10)];
 	return out;
 }
 
 export function hexOf(random: Random, count: number): string {
 	let out = '';
-	for (let i = 0; i < count; i++) out += Math.floor(random() * 16).toString(16);
+	for (let i = 0; i < count; i++) out += HEX_DIGITS[Math.floor(random() * 16)];
 	return out;
 }
 

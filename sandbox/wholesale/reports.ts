@@ -7,7 +7,7 @@ import type { CdrFilter } from './filters';
 import { CDR_WINDOW_DAYS, dateTimeParam, matchesFilter, readFilter, windowStart } from './filters';
 import { DAY_MS, formEncode, gmt, md5, parseGmt, phpJson, prng, round, seedOf, startOfDay, ymd } from './php';
 import type { Account, Cdr } from './seed';
-import { makeCdr, makeSmsCdr } from './seed';
+import { cdrChoices, makeCdr, makeSmsCdr } from './seed';
 import { cdrDocument } from './webhooks';
 import type { WholesaleSandbox } from './module';
 
@@ -254,11 +254,12 @@ function syntheticRows(account: Account, report: Report, rows: number): (index: 
 	const random = prng(seedOf(report.hash));
 	const [start, end] = report.date && report.mode === 'day' ? dayBounds(report.date) : [currentTime() - DAY_MS, currentTime()];
 	const span = Math.max(1, Math.min(end, currentTime()) - start);
+	const choices = cdrChoices(account);
 	return (i) => {
 		const time = start + Math.floor((i / rows) * span);
 		return report.type === 'sms_cdr'
 			? smsDocument(makeSmsCdr(random, account, time, i + 1))
-			: cdrDocument(makeCdr(random, account, time, 990_000_000 + i));
+			: cdrDocument(makeCdr(random, account, time, 990_000_000 + i, choices));
 	};
 }
 

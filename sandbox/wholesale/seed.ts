@@ -341,10 +341,14 @@ export function charge(destination: Destination | undefined, billed: number): nu
 	return round((destination.day / 60) * billed + destination.connection, 4);
 }
 
+/** What a CDR picks from: the account's UK numbers and its trunk names (worked out once for many CDRs). */
+export function cdrChoices(account: Account): { ownNumbers: string[]; trunks: string[] } {
+	return { ownNumbers: [...account.numbers.keys()].filter((n) => n.startsWith('44')), trunks: account.trunks.map((t) => t.name) };
+}
+
 /** One CDR as the account's traffic would produce it, seeded by `random`. */
-export function makeCdr(random: Random, account: Account, time: number, seq: number): Cdr {
-	const ownNumbers = [...account.numbers.keys()].filter((n) => n.startsWith('44'));
-	const trunks = account.trunks.map((t) => t.name);
+export function makeCdr(random: Random, account: Account, time: number, seq: number, choices = cdrChoices(account)): Cdr {
+	const { ownNumbers, trunks } = choices;
 	const outbound = random() < 0.72;
 	const secs = Math.max(3, Math.round(-Math.log(1 - random()) * 170));
 	if (outbound) {
@@ -537,7 +541,8 @@ function makeTraffic(account: Account, now: number, cdrCount: number, smsCount: 
 		for (let j = 0; j < HISTORY_DAYS.calls; j++) times.push(startOfDay(now) - day * DAY_MS + Math.floor(random() * DAY_MS));
 	}
 	times.sort((a, b) => a - b);
-	const cdrs = times.map((time, i) => makeCdr(random, account, time, firstId + i));
+	const choices = cdrChoices(account);
+	const cdrs = times.map((time, i) => makeCdr(random, account, time, firstId + i, choices));
 	const smsTimes: number[] = [];
 	for (let i = 0; i < smsCount; i++) smsTimes.push(now - Math.floor(random() * week) - 60_000);
 	smsTimes.sort((a, b) => a - b);
