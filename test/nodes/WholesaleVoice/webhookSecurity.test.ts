@@ -93,10 +93,8 @@ describe('addresses without node:net (n8n Cloud refuses it in the node): node:ne
 
 	test('what is an address: the same answer as isIP', () => {
 		fc.assert(
-			fc.property(addressText, (text) => {
-				const accepted = parseNetworks([text]).networks.length === 1;
-				expect([text, accepted]).toEqual([text, isIP(normaliseAddress(text)) !== 0]);
-			}),
+			// A plain comparison per run (fast-check shows the text it fails on): 20,000 Jest expectations cost seconds.
+			fc.property(addressText, (text) => (parseNetworks([text]).networks.length === 1) === (isIP(normaliseAddress(text)) !== 0)),
 			{ numRuns: 20_000 },
 		);
 	});
@@ -113,7 +111,7 @@ describe('addresses without node:net (n8n Cloud refuses it in the node): node:ne
 				const reference = new BlockList();
 				reference.addSubnet(network.join('.'), prefix, 'ipv4');
 				const { networks } = parseNetworks(`${network.join('.')}/${prefix}`);
-				expect([address, addressAllowed(address, networks)]).toEqual([address, reference.check(address, 'ipv4')]);
+				return addressAllowed(address, networks) === reference.check(address, 'ipv4');
 			}),
 			{ numRuns: 5_000 },
 		);
@@ -133,7 +131,7 @@ describe('addresses without node:net (n8n Cloud refuses it in the node): node:ne
 				const reference = new BlockList();
 				reference.addSubnet(networkText, prefix, 'ipv6');
 				const { networks } = parseNetworks(`${networkText}/${prefix}`);
-				expect([address, addressAllowed(address, networks)]).toEqual([address, reference.check(address, 'ipv6')]);
+				return addressAllowed(address, networks) === reference.check(address, 'ipv6');
 			}),
 			{ numRuns: 5_000 },
 		);
