@@ -1,7 +1,7 @@
 import type { Sandbox } from '../../sandbox/index';
 import { startSandbox } from '../../sandbox/index';
 import { SUPPORT_CONFIG_UUID } from '../../sandbox/intelligence/seed';
-import { fakeClockForFile } from '../harness/clock';
+import { sandboxClockForFile } from '../harness/fakeClock';
 import { SseReader, delay, waitFor } from './helpers';
 
 interface Answer {
@@ -185,7 +185,7 @@ describe('configurations and upgrade-operators', () => {
 
 describe('stream tokens', () => {
 	// Token lifetimes run on the sandbox's clock: a fake one here, so that a busy machine cannot outlive a short token.
-	const time = fakeClockForFile();
+	const time = sandboxClockForFile();
 
 	test('the token response is {token, session_id, expires_at}; unknown sessions are 404', async () => {
 		const answer = await api('GET', '/sessions/sess_demo_transcript/stream-token');

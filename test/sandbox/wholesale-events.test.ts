@@ -1,6 +1,6 @@
 import type { Sandbox } from '../../sandbox/index';
 import { startSandbox } from '../../sandbox/index';
-import { fakeClockForFile } from '../harness/clock';
+import { sandboxClockForFile } from '../harness/fakeClock';
 import type { Receiver } from './helpers';
 import { startReceiver, waitFor } from './helpers';
 import { A, B, DAY, formFields, gmtText, startOfUtcDay, wholesaleClient } from './wholesaleKit';
@@ -41,7 +41,7 @@ const yesterday = () => new Date(startOfUtcDay() - DAY).toISOString().slice(0, 1
 
 describe('reports and files', () => {
 	// Reports become ready, and expire, on the sandbox's clock: a fake one, moved on by the tests.
-	const time = fakeClockForFile();
+	const time = sandboxClockForFile();
 
 	/** Moves the clock on until the report is ready (a large one is then still built, in real time), then collects it. */
 	async function collect(hash: string, account = A) {
