@@ -90,12 +90,13 @@ const replay = http.createServer((req, res) => {
 });
 let replayUrl = '';
 
+// Every operation runs once first (seconds; more on a busy machine): a generous bound, not Jest's 30 s.
 beforeAll(async () => {
 	sandbox = await startSandbox();
 	runs = await operationRequests(sandbox);
 	await new Promise<void>((resolve) => replay.listen(0, '127.0.0.1', resolve));
 	replayUrl = `http://127.0.0.1:${(replay.address() as AddressInfo).port}`;
-});
+}, 180_000);
 afterAll(async () => {
 	await sandbox.close();
 	await new Promise((resolve) => replay.close(resolve));
