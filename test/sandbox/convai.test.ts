@@ -2,9 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
 import type { Sandbox } from '../../sandbox/index';
+import { setSandboxTime } from '../../sandbox/core/clock';
 import { startSandbox } from '../../sandbox/index';
+import { FakeClock } from '../harness/fakeClock';
 import type { Receiver } from './helpers';
-import { delay, sendJson, startReceiver, unrefDelay, waitFor } from './helpers';
+import { sendJson, startReceiver, unrefDelay, waitFor } from './helpers';
 
 interface Answer {
 	status: number;
@@ -85,6 +87,8 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+	// Real time again after a test that ran the sandbox on a fake clock.
+	setSandboxTime(undefined);
 	await receiver.close();
 });
 
@@ -395,6 +399,11 @@ describe('deliveries', () => {
 	});
 
 	test('consecutive failures mark the webhook failing and suspend delivery; a probe after the recovery interval restores it', async () => {
+		// The recovery interval runs on the sandbox's clock, a fake one here: a busy machine took more
+		// than its 100 ms between a probe and the next event, which was then probed again, not suspended.
+		// (Only this test: elsewhere the deliveries' own real timeouts and the clock must agree.)
+		const clock = new FakeClock();
+		setSandboxTime(clock);
 		await admin('POST', '/settings', { retryBaseMs: 5, maxAttempts: 2, failureThreshold: 3, recoveryIntervalMs: 60_000 });
 		receiver.respond((_req, res) => sendJson(res, 500, { error: 'down' }));
 		const hook = await createWebhook({ event_type: 'conversation.initiating' });
@@ -420,7 +429,7 @@ describe('deliveries', () => {
 
 		// After the recovery interval, the next event is one probe; a failed probe keeps it failing.
 		await admin('POST', '/settings', { recoveryIntervalMs: 100 });
-		await delay(120);
+		await clock.advance(100);
 		const failedProbe = await converse({ agent_id: 'agent_demo_support', completed: false });
 		expect(failedProbe.deliveries[0]).toMatchObject({ probe: true, outcome: 'failed' });
 		expect(failedProbe.deliveries[0].attempts).toHaveLength(1);
@@ -428,7 +437,7 @@ describe('deliveries', () => {
 		expect((await converse({ agent_id: 'agent_demo_support', completed: false })).deliveries[0].outcome).toBe('suspended');
 
 		receiver.respond((_req, res) => sendJson(res, 200, {}));
-		await delay(120);
+		await clock.advance(100);
 		const probe = await converse({ agent_id: 'agent_demo_support', completed: false });
 		expect(probe.deliveries[0]).toMatchObject({ probe: true, outcome: 'delivered' });
 		const recovered = await api('GET', `/webhooks/${id}`);
