@@ -1,5 +1,5 @@
 import type { ResourceSpec } from '../../shared/operation';
-import { validateAccountTypeChange } from '../validation';
+import { validateAccountTypeChange } from '../validation/account';
 import { ACCOUNT_PATH, getOperation, wholesaleItems } from '../fields';
 
 export const account: ResourceSpec = {

@@ -4,7 +4,8 @@ import { e911ErrorOf } from '../../shared/apis';
 import type { ApiResponse, Params, ResourceSpec, ValidationIssue } from '../../shared/operation';
 import { compact } from '../../shared/params';
 import { NUMBERS_PATH, asDisplayed, e164Digits, numberField, numberIssue, numberPath, unwrap, wholesaleItems } from '../fields';
-import { normaliseE911Address, validateE911Address, validateUk999, validateUsNumber } from '../validation';
+import { normaliseE911Address, validateE911Address, validateUsNumber } from '../validation/e911';
+import { validateUk999 } from '../validation/uk999';
 import { E911_MAX_LENGTHS, UK999_MAX_LENGTHS } from '../validation/rules';
 
 /** A text field of an address, with its maximum length in the description. */

@@ -8,7 +8,7 @@ import { compact } from '../../shared/params';
 import { isRecord } from '../../shared/responseShape';
 import { isBlank, issues, matches, required } from '../../shared/validation';
 import { ACCOUNT_PATH, asDisplayed, dateField, e164Digits, getOperation, plainDateTime, unwrap, wholesaleItems } from '../fields';
-import { validateNotificationHistoryPeriod, validateNotificationRecipient } from '../validation';
+import { validateNotificationHistoryPeriod, validateNotificationRecipient } from '../validation/account';
 
 const NOTIFICATIONS_PATH = `${ACCOUNT_PATH}/notifications`;
 

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { ResourceSpec } from '../../shared/operation';
 import { issues, required } from '../../shared/validation';
 import { NUMBERS_PATH, asDisplayed, e164Digits, getOperation, numberField, numberIssue, numberPath, unwrap, wholesaleItems } from '../fields';
-import { validateSmsEndpoint, validateTrunkName } from '../validation';
+import { validateSmsEndpoint, validateTrunkName } from '../validation/account';
 import { trunkField, trunkName } from './trunk';
 
 const numberIssues = (p: IDataObject) => numberIssue('Number', p.number);

@@ -4,7 +4,7 @@ import type { Params, ResourceSpec, ValidationIssue } from '../../shared/operati
 import { compact } from '../../shared/params';
 import { isBlank, issues, matches, required } from '../../shared/validation';
 import { asDisplayed, plainDateTime, unwrap, wholesaleList } from '../fields';
-import { PORT_MAX_LINES, validatePortSubmission } from '../validation';
+import { PORT_MAX_LINES, validatePortSubmission } from '../validation/port';
 import { PORT_CUSTOMER_MAX_LENGTHS } from '../validation/rules';
 
 const GNP_PATH = '/v3/porting/{ACCOUNT}/gnp';

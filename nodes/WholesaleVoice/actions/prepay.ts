@@ -5,7 +5,7 @@ import { compact } from '../../shared/params';
 import { describeValue, issues, required } from '../../shared/validation';
 import { ACCOUNT_PATH, dateField, getOperation, plainDate, wholesaleItems } from '../fields';
 import { reportFields, reportIssues, runReport } from '../reports';
-import { validateReportDate } from '../validation';
+import { validateReportDate } from '../validation/account';
 
 /** The path below prepayments or transfers for each stored value of Which. */
 const WHICH_PATHS: Record<string, string> = { all: 'all', 'latest/1': 'latest/1', 'latest/10': 'latest/10' };

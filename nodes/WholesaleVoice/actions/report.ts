@@ -8,7 +8,7 @@ import { wholesaleVoiceApi } from '../../shared/apis';
 import { UnexpectedAnswer, isRecord } from '../../shared/responseShape';
 import { ACCOUNT_PATH, dateField, keyedToList, plainDate } from '../fields';
 import { fetchReportFile, goneError, reportFields, reportIssues, reportOutput, runReport } from '../reports';
-import { validateLatestCount, validateReportDate } from '../validation';
+import { validateLatestCount, validateReportDate } from '../validation/account';
 
 const REPORTS: Record<string, { path: string; dated: boolean; name: string }> = {
 	voiceSummaryIn: { path: 'voice/summary/day/in', dated: true, name: 'Voice Summary of a Day, Inbound' },

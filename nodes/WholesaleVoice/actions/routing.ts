@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import type { Params, ResourceSpec, ValidationIssue } from '../../shared/operation';
 import { isBlank } from '../../shared/validation';
 import { e164Digits, numberField, numberIssue, numberPath, wholesaleItems } from '../fields';
-import { validateNumberConfiguration } from '../validation';
+import { validateNumberConfiguration } from '../validation/routing';
 import { amount } from '../validation/common';
 
 /**

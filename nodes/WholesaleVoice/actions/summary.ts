@@ -4,7 +4,7 @@ import type { ResourceSpec } from '../../shared/operation';
 import { compact, pairsToObject } from '../../shared/params';
 import { integerInRange, issues, matches, required } from '../../shared/validation';
 import { ACCOUNT_PATH, asDisplayed, dateField, plainDateTime, wholesaleItems } from '../fields';
-import { validateCdrPeriod } from '../validation';
+import { validateCdrPeriod } from '../validation/account';
 
 /** The spec gives the API's limit a default (9999) but no maximum: as many as Return All collects. */
 const MAX_RESULTS = 100_000;

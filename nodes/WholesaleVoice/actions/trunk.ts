@@ -6,7 +6,7 @@ import type { ApiPath, ApiResponse, OperationContext, RequestEnvironment, Resour
 import { UnexpectedAnswer, isRecord } from '../../shared/responseShape';
 import { createClient } from '../../shared/transport/client';
 import { VOICE_PATH, asDisplayed, unwrap, wholesaleItems } from '../fields';
-import { validateTrunkDeletion, validateTrunkName, validateTrunkType, validateTrunkUpdate } from '../validation';
+import { validateTrunkDeletion, validateTrunkName, validateTrunkType, validateTrunkUpdate } from '../validation/account';
 
 /** A trunk to create: typed, since it does not exist yet. */
 const newTrunkField: INodeProperties = {

@@ -7,7 +7,7 @@ import type { ResourceSpec } from '../../shared/operation';
 import { compact } from '../../shared/params';
 import { integerInRange, isBlank, issues, matches, required } from '../../shared/validation';
 import { VOICE_PATH, asDisplayed, dateField, getOperation, keyedToList, plainDate, plainDateTime, unwrap, wholesaleItems, wholesaleList } from '../fields';
-import { validateChannelHistoryInterval, validateChannelLimits, validateCdrPeriod, validateReportDate } from '../validation';
+import { validateChannelHistoryInterval, validateChannelLimits, validateCdrPeriod, validateReportDate } from '../validation/account';
 
 const callIdField: INodeProperties = {
 	displayName: 'Call ID',
