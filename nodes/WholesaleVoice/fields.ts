@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions, INodeProperties } from 'n8n-workflow';
 
 import { wholesaleVoiceApi } from '../shared/apis';
-import type { ApiPath, ApiResponse, OperationSpec, OutputItem, Params, ValidationIssue } from '../shared/operation';
+import type { ApiPath, ApiResponse, HttpMethod, OperationSpec, OutputItem, Params, RequestEnvironment, ValidationIssue } from '../shared/operation';
 import { findRecords } from '../shared/pagination';
 import { UnexpectedAnswer, isRecord } from '../shared/responseShape';
 import { describeValue, isBlank, phoneDigits, trunkPrefixIssue } from '../shared/validation';
@@ -13,10 +13,7 @@ export const NUMBERS_PATH = '/v3/numbers/{ACCOUNT}';
 
 /** The `data` of a `{success, data}` envelope; any other body as it is. */
 export function unwrap(body: unknown): unknown {
-	if (body && typeof body === 'object' && !Array.isArray(body) && 'success' in body && 'data' in body) {
-		return (body as IDataObject).data;
-	}
-	return body;
+	return isRecord(body) && 'success' in body && 'data' in body ? body.data : body;
 }
 
 /** Items from a wholesale answer: a list one item per element, an object one item; an answer the contract lets be empty says its status. */
@@ -29,12 +26,12 @@ export function wholesaleItems(response: ApiResponse): OutputItem[] {
 	return typeof body === 'object' ? [body as IDataObject] : [{ value: body as string }];
 }
 
+/** The first item of a wholesale answer, for outputs that add fields to it. */
+export const firstItem = (response: ApiResponse) => wholesaleItems(response)[0] as IDataObject;
+
 /**
- * The records of a list answer, for lists whose shape the spec shows only in part (CDRs) or not at
- * all (rejected calls): a list, or the list inside its envelope, gives one item per record, and
- * an empty one none. An object holding no list the node recognises (say one keyed by day or by
- * reason) is kept whole as one item, its envelope removed: data is never dropped for its shape.
- * Text, a number or null is an unexpected answer, an error.
+ * The records of a list whose shape the spec shows in part (CDRs) or not at all (rejected calls): an
+ * object holding no list is kept whole, never dropped for its shape; text, a number or null is an error.
  */
 export function wholesaleList(operation: string, expected: string): (response: ApiResponse) => IDataObject[] {
 	return (response) => {
@@ -68,18 +65,63 @@ export function numberIssue(field: string, value: unknown): ValidationIssue[] {
 		: [{ field, problem: `${describeValue(value)} is not an E.164 number`, rule: 'an E.164 number: country code and number, 7 to 15 digits, e.g. 441632960000' }];
 }
 
-export const numberField: INodeProperties = {
-	displayName: 'Number',
-	name: 'number',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: '441632960000',
-	description: 'The number in E.164 form; a leading + and spaces are removed',
-};
+export const numberIssues = (p: Params) => numberIssue('Number', p.number);
+
+/** A text field; `extra` adds what sets it apart (required, a placeholder, display options). */
+export function textField(displayName: string, name: string, description?: string, extra: Partial<INodeProperties> = {}): INodeProperties {
+	return { displayName, name, type: 'string', default: '', ...(description === undefined ? {} : { description }), ...extra };
+}
+
+/** An options field from `[name, value, description?]` rows. */
+export function optionsField(displayName: string, name: string, value: string, rows: Array<[string, string, string?]>, extra: Partial<INodeProperties> = {}): INodeProperties {
+	const options = rows.map(([choice, option, description]) => ({ name: choice, value: option, ...(description === undefined ? {} : { description }) }));
+	return { displayName, name, type: 'options', default: value, options, ...extra };
+}
+
+export function dateField(name: string, displayName: string, description: string, extra: Partial<INodeProperties> = {}): INodeProperties {
+	return { displayName, name, type: 'dateTime', default: '', description, ...extra };
+}
+
+/** Display options: shown only while `parameter` holds one of `values`. */
+export function shownFor(parameter: string, ...values: Array<string | boolean>): Pick<INodeProperties, 'displayOptions'> {
+	return { displayOptions: { show: { [parameter]: values } } };
+}
+
+export const numberField = textField('Number', 'number', 'The number in E.164 form; a leading + and spaces are removed', { required: true, placeholder: '441632960000' });
 
 export function numberPath(params: Params, rest = ''): ApiPath {
 	return { path: `${NUMBERS_PATH}/allocated/{number}${rest}`, pathParams: { number: e164Digits(params.number) } };
+}
+
+/** `{name}` in a path stands for the parameter of that name (upper-case ones, such as ACCOUNT, are the transport's). */
+export function pathWith(path: string, params: Params): ApiPath {
+	const names = Array.from(path.matchAll(/\{([a-z]\w*)\}/g), (match) => match[1]);
+	return names.length ? { path, pathParams: Object.fromEntries(names.map((name) => [name, params[name]])) } : { path };
+}
+
+interface CallOptions extends Omit<OperationSpec, 'request'> {
+	method?: HttpMethod;
+	/** A path whose `{name}`s are parameters (see pathWith), or one computed. */
+	path: string | ((params: Params, environment: RequestEnvironment) => ApiPath);
+	query?: (params: Params) => IDataObject;
+	body?: (params: Params, environment: RequestEnvironment) => IDataObject | undefined;
+	/** The contract lets the answer have no body. */
+	emptyBody?: true;
+}
+
+/** An operation that is one request (a GET unless `method` says otherwise), its answer as wholesale items unless `output` says otherwise. */
+export function operation({ method = 'GET', path, query, body, emptyBody, ...spec }: CallOptions): OperationSpec {
+	return {
+		output: wholesaleItems,
+		...spec,
+		request: (p, env) => ({
+			method,
+			...(typeof path === 'string' ? pathWith(path, p) : path(p, env)),
+			...(query ? { qs: query(p) } : {}),
+			...(body ? { body: body(p, env) } : {}),
+			...(emptyBody ? { emptyBody: 'allowed' as const } : {}),
+		}),
+	};
 }
 
 /** An ISO date or date-time without a zone: `2025-06-10`, `2025-06-10T09:30`, `2025-06-10 09:30:00.000`. */
@@ -88,11 +130,8 @@ const WALL_CLOCK = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d
 const WRITTEN_ZONE = /(?:\d(?:Z|[+-]\d{2}(?::?\d{2})?)$)|\b(?:GMT|UTC)\b/i;
 
 /**
- * A date-time from an n8n date picker or text as the API writes it: `YYYY-MM-DD hh:mm:ss` in
- * GMT. The picker gives a wall-clock time without a zone (`2025-06-10T00:00:00`): it is the GMT
- * time as written, never read in the time zone of the machine n8n runs on. A value with a zone
- * (`Z`, an offset, a Date or Luxon DateTime from an expression) is that instant, converted to GMT.
- * Anything else is kept as typed, for the validators to refuse with the form they expect.
+ * A date-time as the API writes it, `YYYY-MM-DD hh:mm:ss` GMT: a picker's wall-clock time is that GMT time (never
+ * the server's zone), a value with a zone is converted; anything else is kept as typed for the validators.
  */
 export function plainDateTime(value: unknown): string | undefined {
 	if (isBlank(value)) return undefined;
@@ -107,11 +146,7 @@ export function plainDateTime(value: unknown): string | undefined {
 	return date.toISOString().slice(0, 19).replace('T', ' ');
 }
 
-/**
- * A date from a picker or text as `YYYY-MM-DD`: the calendar date as written. The picker gives a
- * local date-time without a zone (`2025-06-10T00:00:00`), and an expression may give one with an
- * offset; converting either to UTC would move it to the day before wherever n8n runs ahead of UTC.
- */
+/** A date as `YYYY-MM-DD`, the calendar date as written: converting to UTC would move it a day wherever n8n runs ahead of UTC. */
 export function plainDate(value: unknown): string | undefined {
 	if (isBlank(value)) return undefined;
 	const text = String(value).trim();
@@ -119,65 +154,6 @@ export function plainDate(value: unknown): string | undefined {
 	if (written) return written[1];
 	const date = new Date(text);
 	return Number.isNaN(date.getTime()) ? text : date.toISOString().slice(0, 10);
-}
-
-export function dateField(name: string, displayName: string, description: string): INodeProperties {
-	return { displayName, name, type: 'dateTime', default: '', description };
-}
-
-/** One operation that is a single GET, its answer unwrapped into items. */
-export function getOperation(options: {
-	value: string;
-	name: string;
-	action: string;
-	description: string;
-	path: string | ((params: Params) => ApiPath);
-	query?: (params: Params) => IDataObject;
-	fields?: INodeProperties[];
-	validate?: OperationSpec['validate'];
-	output?: OperationSpec['output'];
-	paging?: OperationSpec['paging'];
-}): OperationSpec {
-	return {
-		value: options.value,
-		name: options.name,
-		action: options.action,
-		description: options.description,
-		fields: options.fields,
-		paging: options.paging,
-		validate: options.validate,
-		request: (p) => ({
-			method: 'GET',
-			...(typeof options.path === 'string' ? { path: options.path } : options.path(p)),
-			qs: options.query?.(p),
-		}),
-		output: options.output ?? wholesaleItems,
-	};
-}
-
-/** The tariffs of the account, for the rate card deck dropdown. */
-export async function getRateDecks(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const client = createClient(this, wholesaleVoiceApi);
-	const response = await client.request({ method: 'GET', path: `${ACCOUNT_PATH}/rates/tariffs` });
-	const tariffs = (unwrap(response.body) as IDataObject[] | undefined) ?? [];
-	const decks: INodePropertyOptions[] = [{ name: 'Default', value: 'default', description: 'The default rate deck' }];
-	for (const tariff of Array.isArray(tariffs) ? tariffs : []) {
-		const deck = String(tariff.url ?? '').split('/').filter(Boolean).pop();
-		if (!deck || deck === 'default') continue;
-		decks.push({ name: String(tariff.description ?? deck), value: deck, description: `Service level ${tariff.servicelevel ?? '?'}, ${tariff.quality ?? ''}`.trim() });
-	}
-	return decks;
-}
-
-/** The losing providers of a GNP port, for the LCP dropdown. */
-export async function getLosingProviders(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const client = createClient(this, wholesaleVoiceApi);
-	const response = await client.request<IDataObject>({ method: 'GET', path: '/v3/porting/{ACCOUNT}/lcps' });
-	const providers = (response.body.cps ?? unwrap(response.body) ?? []) as IDataObject[];
-	return (Array.isArray(providers) ? providers : []).map((cp) => ({
-		name: `${cp.cpName} (${cp.cupid})`,
-		value: `${cp.cupid}|${cp.cpName}`,
-	}));
 }
 
 /** Issues of the shared validators name API fields (`date_start`); the node shows its own names. */
@@ -188,11 +164,33 @@ export function asDisplayed(found: ValidationIssue[], names: Record<string, stri
 	});
 }
 
+/** The unwrapped answer of one GET, for the dropdowns. */
+async function listOf(context: ILoadOptionsFunctions, path: string): Promise<unknown> {
+	return (await createClient(context, wholesaleVoiceApi).request({ method: 'GET', path })).body;
+}
+
+/** The tariffs of the account, for the rate card deck dropdown. */
+export async function getRateDecks(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const tariffs = unwrap(await listOf(this, `${ACCOUNT_PATH}/rates/tariffs`));
+	const decks: INodePropertyOptions[] = [{ name: 'Default', value: 'default', description: 'The default rate deck' }];
+	for (const tariff of (Array.isArray(tariffs) ? tariffs : []) as IDataObject[]) {
+		const deck = String(tariff.url ?? '').split('/').filter(Boolean).pop();
+		if (!deck || deck === 'default') continue;
+		decks.push({ name: String(tariff.description ?? deck), value: deck, description: `Service level ${tariff.servicelevel ?? '?'}, ${tariff.quality ?? ''}`.trim() });
+	}
+	return decks;
+}
+
+/** The losing providers of a GNP port, for the LCP dropdown. */
+export async function getLosingProviders(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const body = (await listOf(this, '/v3/porting/{ACCOUNT}/lcps')) as IDataObject;
+	const providers = (body.cps ?? unwrap(body) ?? []) as IDataObject[];
+	return (Array.isArray(providers) ? providers : []).map((cp) => ({ name: `${cp.cpName} (${cp.cupid})`, value: `${cp.cupid}|${cp.cpName}` }));
+}
+
 /** The notification types available on the account, for the type dropdown. */
 export async function getNotificationTypes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const client = createClient(this, wholesaleVoiceApi);
-	const response = await client.request({ method: 'GET', path: `${ACCOUNT_PATH}/notifications/available` });
-	const body = unwrap(response.body);
+	const body = unwrap(await listOf(this, `${ACCOUNT_PATH}/notifications/available`));
 	const names = Array.isArray(body)
 		? body.map((entry) => (entry && typeof entry === 'object' ? String((entry as IDataObject).type ?? (entry as IDataObject).name ?? '') : String(entry)))
 		: body && typeof body === 'object'

@@ -6,7 +6,7 @@ import { FileOutput } from '../../shared/operation';
 import { issues, matches, required } from '../../shared/validation';
 import { wholesaleVoiceApi } from '../../shared/apis';
 import { UnexpectedAnswer, isRecord } from '../../shared/responseShape';
-import { ACCOUNT_PATH } from '../fields';
+import { ACCOUNT_PATH, operation, optionsField, textField } from '../fields';
 
 export const invoice: ResourceSpec = {
 	value: 'invoice',
@@ -14,71 +14,31 @@ export const invoice: ResourceSpec = {
 	description: 'Credit invoices and their PDFs',
 	operations: [
 		{
-			value: 'download',
-			name: 'Download PDF',
-			action: 'Download an invoice as PDF',
-			description: 'Download one invoice as a PDF file (binary data)',
-			fields: [
-				{
-					displayName: 'Invoice Number',
-					name: 'invoiceNumber',
-					type: 'string',
-					required: true,
-					default: '',
-					description: 'The InvoiceNumber of an invoice from Get Many',
-				},
-				binaryPropertyField,
-			],
+			value: 'download', name: 'Download PDF', action: 'Download an invoice as PDF', description: 'Download one invoice as a PDF file (binary data)',
+			fields: [textField('Invoice Number', 'invoiceNumber', 'The InvoiceNumber of an invoice from Get Many', { required: true }), binaryPropertyField],
 			validate: (p) =>
-				issues(
-					required('Invoice Number', p.invoiceNumber),
-					matches('Invoice Number', String(p.invoiceNumber ?? '').trim(), /^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only'),
-				),
-			request: (p) => ({
-				method: 'GET',
-				path: `${ACCOUNT_PATH}/credit/invoices/{invoiceNumber}.pdf`,
-				pathParams: { invoiceNumber: p.invoiceNumber },
-				accept: 'application/pdf',
-				responseType: 'binary',
-			}),
+				issues(required('Invoice Number', p.invoiceNumber), matches('Invoice Number', String(p.invoiceNumber ?? '').trim(), /^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only')),
+			request: (p) => ({ method: 'GET', path: `${ACCOUNT_PATH}/credit/invoices/{invoiceNumber}.pdf`, pathParams: { invoiceNumber: p.invoiceNumber }, accept: 'application/pdf', responseType: 'binary' }),
 			output: (response, p) => {
 				const data = response.body as Buffer;
 				const fileName = `invoice-${String(p.invoiceNumber).trim()}.pdf`;
 				return new FileOutput({ invoiceNumber: String(p.invoiceNumber).trim(), fileName, mimeType: 'application/pdf', fileSize: data.length }, data, fileName, 'application/pdf');
 			},
 		},
-		{
-			value: 'getAll',
-			name: 'Get Many',
-			action: 'Get many invoices',
-			description: 'List unpaid, paid or all invoices (since June 2010) with amounts due',
+		operation({
+			value: 'getAll', name: 'Get Many', action: 'Get many invoices', description: 'List unpaid, paid or all invoices (since June 2010) with amounts due',
 			paging: 'client',
-			fields: [
-				{
-					displayName: 'Status',
-					name: 'status',
-					type: 'options',
-					default: 'unpaid',
-					options: [
-						{ name: 'All', value: 'all' },
-						{ name: 'Paid', value: 'paid' },
-						{ name: 'Unpaid', value: 'unpaid' },
-					],
-				},
-			],
-			request: (p) => ({ method: 'GET', path: `${ACCOUNT_PATH}/credit/invoices/{status}`, pathParams: { status: p.status } }),
-			// One item per invoice; the totals due travel on each so a workflow can compare.
+			fields: [optionsField('Status', 'status', 'unpaid', [['All', 'all'], ['Paid', 'paid'], ['Unpaid', 'unpaid']])],
+			path: `${ACCOUNT_PATH}/credit/invoices/{status}`,
+			// One item per invoice, the totals due on each; the contract's answer is an object (`Invoices`, `TotalDue`), so text, null or a number is no empty list.
 			output: (response) => {
-				// The contract's answer is an object (`Invoices`, `TotalDue`): text, null or a number is no empty list.
 				const body = response.body;
 				if (!isRecord(body)) throw new UnexpectedAnswer(wholesaleVoiceApi.label, 'Get many invoices', body, 'an object with Invoices');
 				const invoices = body.Invoices ?? [];
 				if (!Array.isArray(invoices)) throw new UnexpectedAnswer(wholesaleVoiceApi.label, 'Get many invoices', invoices, 'a list in Invoices');
 				// An entry that is no record is passed on as answered, not made into totals alone.
-				return (invoices as unknown[]).map((entry) =>
-					isRecord(entry) ? { ...entry, TotalDue: body.TotalDue ?? null, TotalOverDue: body.TotalOverDue ?? null } : (entry as IDataObject),
-				);
+				return (invoices as unknown[]).map((entry) => (isRecord(entry) ? { ...entry, TotalDue: body.TotalDue ?? null, TotalOverDue: body.TotalOverDue ?? null } : (entry as IDataObject)));
 			},
-		},
+		}),
 	],
 };

@@ -7,7 +7,7 @@ import type { ApiResponse, Params, ResourceSpec } from '../../shared/operation';
 import { compact } from '../../shared/params';
 import { isRecord } from '../../shared/responseShape';
 import { isBlank, issues, matches, required } from '../../shared/validation';
-import { ACCOUNT_PATH, asDisplayed, dateField, e164Digits, getOperation, plainDateTime, unwrap, wholesaleItems } from '../fields';
+import { ACCOUNT_PATH, asDisplayed, dateField, e164Digits, firstItem, operation, optionsField, pathWith, plainDateTime, textField, unwrap } from '../fields';
 import { validateNotificationHistoryPeriod, validateNotificationRecipient } from '../validation/account';
 
 const NOTIFICATIONS_PATH = `${ACCOUNT_PATH}/notifications`;
@@ -23,34 +23,12 @@ const typeField: INodeProperties = {
 		'The notification type, from the types available on the account. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 };
 
-const methodField: INodeProperties = {
-	displayName: 'Method',
-	name: 'method',
-	type: 'options',
-	default: 'email',
-	options: [
-		{ name: 'E-Mail', value: 'email' },
-		{ name: 'SMS', value: 'sms', description: 'Charged against the credit balance' },
-	],
-};
-
-const destinationField: INodeProperties = {
-	displayName: 'Recipient',
-	name: 'destination',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: 'ops@example.com or 447700900123',
-	description: 'An e-mail address, or a mobile number in E.164 for SMS',
-};
+const methodField = optionsField('Method', 'method', 'email', [['E-Mail', 'email'], ['SMS', 'sms', 'Charged against the credit balance']]);
+const destinationField = textField('Recipient', 'destination', 'An e-mail address, or a mobile number in E.164 for SMS', { required: true, placeholder: 'ops@example.com or 447700900123' });
 
 const typeIssues = (value: unknown) => issues(required('Notification Type', value), matches('Notification Type', String(value ?? ''), /^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only'));
 
-/**
- * The recipient as the API knows it: an e-mail address as typed (trimmed); a mobile number in
- * E.164 without the plus (the spec's notation for numbers), so `+44 7700 900123` is sent, and
- * hashed, as `447700900123`.
- */
+/** The recipient as the API knows it: an e-mail address trimmed, a mobile number as E.164 digits (`+44 7700 900123` is sent, and hashed, as `447700900123`). */
 export function recipientAddress(method: unknown, destination: unknown): string {
 	return method === 'sms' ? e164Digits(destination) : String(destination ?? '').trim();
 }
@@ -78,9 +56,8 @@ function asRecipient(value: unknown, hash?: string): IDataObject {
 }
 
 /**
- * The recipients in an answer whose shape the spec does not show: a list (of records or of
- * addresses), an object keyed by hash (each value the address or a record), for a whole type an
- * object keyed by method holding either, or one record. `{}`, `[]` and null hold none.
+ * The recipients in an answer whose shape the spec does not show: a list (of records or addresses), an object keyed
+ * by hash (values addresses or records), for a whole type one keyed by method holding either, or one record.
  */
 function recipientRecords(body: unknown, method: unknown): Array<{ method: unknown; record: IDataObject }> {
 	if (body === undefined || body === null || body === '') return [];
@@ -94,10 +71,7 @@ function recipientRecords(body: unknown, method: unknown): Array<{ method: unkno
 	return [{ method, record: body }];
 }
 
-/**
- * One item per recipient, each as Get Recipient gives it: type, method, destination and hash
- * (the API's, else the recipient asked for and the md5 of its address), then what the API adds.
- */
+/** One item per recipient as Get Recipient gives it: type, method, destination and hash (the API's, else ours), then the API's fields. */
 function recipientItems(response: ApiResponse, p: Params, method?: unknown): IDataObject[] {
 	return recipientRecords(unwrap(response.body), method).map(({ method: recipientMethod, record }) => {
 		const destination = record.destination ?? (p.destination === undefined ? null : recipientAddress(recipientMethod, p.destination));
@@ -111,110 +85,69 @@ function recipientIssues(method: unknown, destination: unknown) {
 	return asDisplayed(validateNotificationRecipient(method, address), { method: 'Method', destination: 'Recipient' });
 }
 
+const recipient = { fields: [typeField, methodField, destinationField], validate: (p: Params) => [...typeIssues(p.type), ...recipientIssues(p.method, p.destination)] };
+const RECIPIENT_PATH = `${NOTIFICATIONS_PATH}/{type}/{method}/{hash}`;
+const withHash = (p: Params) => pathWith(RECIPIENT_PATH, { ...p, hash: recipientHash(p.method, p.destination) });
+
 export const notification: ResourceSpec = {
 	value: 'notification',
 	name: 'Notification',
 	description: 'Who is notified (by e-mail or SMS) of account events, and the history',
 	operations: [
-		{
-			value: 'addRecipient',
-			name: 'Add Recipient',
-			action: 'Add a notification recipient, SMS charged',
-			description: 'Add an e-mail address or mobile number to a notification type (SMS notifications are charged)',
-			fields: [typeField, methodField, destinationField],
-			validate: (p) => [...typeIssues(p.type), ...recipientIssues(p.method, p.destination)],
-			request: (p) => ({
-				method: 'POST',
-				path: `${NOTIFICATIONS_PATH}/{type}/{method}`,
-				pathParams: { type: p.type, method: p.method },
-				body: { destination: recipientAddress(p.method, p.destination) },
-			}),
+		operation({
+			value: 'addRecipient', name: 'Add Recipient', action: 'Add a notification recipient, SMS charged',
+			description: 'Add an e-mail address or mobile number to a notification type (SMS notifications are charged)', ...recipient,
+			method: 'POST', path: `${NOTIFICATIONS_PATH}/{type}/{method}`, body: (p) => ({ destination: recipientAddress(p.method, p.destination) }),
 			output: (response, p) => {
-				const item = wholesaleItems(response)[0] as IDataObject;
+				const item = firstItem(response);
 				return [{ ...item, type: p.type, method: p.method, destination: recipientAddress(p.method, p.destination), hash: answeredHash(item, p.method, p.destination) }];
 			},
-		},
-		getOperation({ value: 'getAll', name: 'Get Many', action: 'Get many notifications', description: 'List the notifications set up on the account', path: NOTIFICATIONS_PATH, paging: 'client' }),
-		getOperation({ value: 'getAvailableTypes', name: 'Get Available Types', action: 'Get the available notification types', description: 'List the notification types the account can use', path: `${NOTIFICATIONS_PATH}/available` }),
-		{
-			value: 'getHistory',
-			name: 'Get History',
-			action: 'Get the notification history',
+		}),
+		operation({ value: 'getAll', name: 'Get Many', action: 'Get many notifications', description: 'List the notifications set up on the account', path: NOTIFICATIONS_PATH, paging: 'client' }),
+		operation({ value: 'getAvailableTypes', name: 'Get Available Types', action: 'Get the available notification types', description: 'List the notification types the account can use', path: `${NOTIFICATIONS_PATH}/available` }),
+		operation({
+			value: 'getHistory', name: 'Get History', action: 'Get the notification history',
 			description: 'List notifications sent in the last 60 days, optionally of one class (e.g. trunk, billing)',
 			paging: 'client',
 			fields: [
 				filtersField([
-					{ displayName: 'Class', name: 'class', type: 'string', default: '', placeholder: 'billing' },
+					textField('Class', 'class', undefined, { placeholder: 'billing' }),
 					dateField('dateStart', 'Date Start', 'At most 60 days ago'),
 					dateField('dateEnd', 'Date End', 'Default now'),
 				]),
 			],
 			validate: (p) =>
-				asDisplayed(validateNotificationHistoryPeriod(plainDateTime(p.filters?.dateStart), plainDateTime(p.filters?.dateEnd)), {
-					date_start: 'Filters > Date Start',
-					date_end: 'Filters > Date End',
-				}),
-			request: (p) => ({
-				method: 'GET',
-				path: `${NOTIFICATIONS_PATH}/history`,
-				qs: compact({ class: p.filters?.class, date_start: plainDateTime(p.filters?.dateStart), date_end: plainDateTime(p.filters?.dateEnd) }),
-			}),
-			output: wholesaleItems,
-		},
-		getOperation({
-			value: 'getRecipients',
-			name: 'Get Recipients',
-			action: 'Get the recipients of a notification type',
-			description: 'List who receives a notification type, by e-mail and SMS',
-			fields: [typeField],
-			validate: (p) => typeIssues(p.type),
-			path: (p) => ({ path: `${NOTIFICATIONS_PATH}/{type}`, pathParams: { type: p.type } }),
+				asDisplayed(validateNotificationHistoryPeriod(plainDateTime(p.filters?.dateStart), plainDateTime(p.filters?.dateEnd)), { date_start: 'Filters > Date Start', date_end: 'Filters > Date End' }),
+			path: `${NOTIFICATIONS_PATH}/history`,
+			query: (p) => compact({ class: p.filters?.class, date_start: plainDateTime(p.filters?.dateStart), date_end: plainDateTime(p.filters?.dateEnd) }),
+		}),
+		operation({
+			value: 'getRecipients', name: 'Get Recipients', action: 'Get the recipients of a notification type', description: 'List who receives a notification type, by e-mail and SMS',
+			fields: [typeField], validate: (p) => typeIssues(p.type),
+			path: `${NOTIFICATIONS_PATH}/{type}`,
 			output: (response, p) => recipientItems(response, p),
 		}),
-		getOperation({
-			value: 'getRecipientsByMethod',
-			name: 'Get Recipients by Method',
-			action: 'Get notification recipients by method',
+		operation({
+			value: 'getRecipientsByMethod', name: 'Get Recipients by Method', action: 'Get notification recipients by method',
 			description: 'List who receives a notification type by one method (e-mail or SMS)',
-			fields: [typeField, methodField],
-			validate: (p) => typeIssues(p.type),
-			path: (p) => ({ path: `${NOTIFICATIONS_PATH}/{type}/{method}`, pathParams: { type: p.type, method: p.method } }),
+			fields: [typeField, methodField], validate: (p) => typeIssues(p.type),
+			path: `${NOTIFICATIONS_PATH}/{type}/{method}`,
 			output: (response, p) => recipientItems(response, p, p.method),
 		}),
-		getOperation({
-			value: 'getRecipient',
-			name: 'Get Recipient',
-			action: 'Get a notification recipient',
-			description: 'Get one e-mail address or mobile number of a notification type (its ID, the md5 of the address, is computed here)',
-			fields: [typeField, methodField, destinationField],
-			validate: (p) => [...typeIssues(p.type), ...recipientIssues(p.method, p.destination)],
-			path: (p) => ({ path: `${NOTIFICATIONS_PATH}/{type}/{method}/{hash}`, pathParams: { type: p.type, method: p.method, hash: recipientHash(p.method, p.destination) } }),
+		operation({
+			value: 'getRecipient', name: 'Get Recipient', action: 'Get a notification recipient',
+			description: 'Get one e-mail address or mobile number of a notification type (its ID, the md5 of the address, is computed here)', ...recipient,
+			path: withHash,
 			output: (response, p) => recipientItems(response, p, p.method),
 		}),
-		{
-			value: 'removeAll',
-			name: 'Remove All Recipients',
-			action: 'Remove every recipient of a notification type',
-			description: 'Remove every recipient of a notification type',
-			fields: [typeField],
-			validate: (p) => typeIssues(p.type),
-			request: (p) => ({ method: 'DELETE', path: `${NOTIFICATIONS_PATH}/{type}`, pathParams: { type: p.type }, emptyBody: 'allowed' }),
-			output: wholesaleItems,
-		},
-		{
-			value: 'removeRecipient',
-			name: 'Remove Recipient',
-			action: 'Remove a notification recipient',
-			description: 'Remove one e-mail address or mobile number from a notification type',
-			fields: [typeField, methodField, destinationField],
-			validate: (p) => [...typeIssues(p.type), ...recipientIssues(p.method, p.destination)],
-			request: (p) => ({
-				method: 'DELETE',
-				path: `${NOTIFICATIONS_PATH}/{type}/{method}/{hash}`,
-				pathParams: { type: p.type, method: p.method, hash: recipientHash(p.method, p.destination) },
-				emptyBody: 'allowed',
-			}),
-			output: wholesaleItems,
-		},
+		operation({
+			value: 'removeAll', name: 'Remove All Recipients', action: 'Remove every recipient of a notification type', description: 'Remove every recipient of a notification type',
+			fields: [typeField], validate: (p) => typeIssues(p.type),
+			method: 'DELETE', path: `${NOTIFICATIONS_PATH}/{type}`, emptyBody: true,
+		}),
+		operation({
+			value: 'removeRecipient', name: 'Remove Recipient', action: 'Remove a notification recipient', description: 'Remove one e-mail address or mobile number from a notification type', ...recipient,
+			method: 'DELETE', path: withHash, emptyBody: true,
+		}),
 	],
 };

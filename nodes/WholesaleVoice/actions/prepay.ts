@@ -3,14 +3,12 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { OperationSpec, ResourceSpec } from '../../shared/operation';
 import { compact } from '../../shared/params';
 import { describeValue, issues, required } from '../../shared/validation';
-import { ACCOUNT_PATH, dateField, getOperation, plainDate, wholesaleItems } from '../fields';
+import { ACCOUNT_PATH, dateField, operation, optionsField, plainDate } from '../fields';
 import { reportFields, reportIssues, runReport } from '../reports';
 import { validateReportDate } from '../validation/account';
 
-/** The path below prepayments or transfers for each stored value of Which. */
-const WHICH_PATHS: Record<string, string> = { all: 'all', 'latest/1': 'latest/1', 'latest/10': 'latest/10' };
-
 const PREPAY_PATH = `${ACCOUNT_PATH}/prepay`;
+const WHICH_PATHS: Record<string, string> = { all: 'all', 'latest/1': 'latest/1', 'latest/10': 'latest/10' };
 
 /** The spec sets no maximum for an alert or a lock: ten million in the account currency bounds absurd values only. */
 const MAX_AMOUNT = 10_000_000;
@@ -31,29 +29,14 @@ function amountIssues(field: string, value: unknown) {
 
 /** Prepayments and transfers: all, or the latest 1 or 10. */
 function historyOperation(collection: 'prepayments' | 'transfers', label: string): OperationSpec {
-	return {
-		value: `get${collection[0].toUpperCase()}${collection.slice(1)}`,
-		name: `Get ${label}`,
-		action: `Get ${label.toLowerCase()}`,
+	return operation({
+		value: `get${collection[0].toUpperCase()}${collection.slice(1)}`, name: `Get ${label}`, action: `Get ${label.toLowerCase()}`,
 		description: `List ${label.toLowerCase()}: all of them, or only the latest 1 or 10`,
 		paging: 'client',
-		fields: [
-			{
-				displayName: 'Which',
-				name: 'which',
-				type: 'options',
-				default: 'all',
-				options: [
-					{ name: 'All', value: 'all' },
-					{ name: 'Latest 1', value: 'latest/1' },
-					{ name: 'Latest 10', value: 'latest/10' },
-				],
-			},
-		],
-		// The stored option values hold a slash (`latest/10`): the path comes from this table, never from the value.
-		request: (p) => ({ method: 'GET', path: `${PREPAY_PATH}/${collection}/${WHICH_PATHS[p.which as string]}` }),
-		output: wholesaleItems,
-	};
+		fields: [optionsField('Which', 'which', 'all', [['All', 'all'], ['Latest 1', 'latest/1'], ['Latest 10', 'latest/10']])],
+		// The stored values hold a slash (`latest/10`): the path comes from this table, never from the value.
+		path: (p) => ({ path: `${PREPAY_PATH}/${collection}/${WHICH_PATHS[p.which as string]}` }),
+	});
 }
 
 export const prepay: ResourceSpec = {
@@ -61,53 +44,34 @@ export const prepay: ResourceSpec = {
 	name: 'Prepay',
 	description: 'Prepay balance, its alert and lock, prepayments and transfers',
 	operations: [
-		getOperation({ value: 'getBalance', name: 'Get Balance', action: 'Get the prepay balance', description: 'Get the prepay balance and its currency', path: `${PREPAY_PATH}/balance` }),
-		getOperation({ value: 'getBalanceAlert', name: 'Get Balance Alert', action: 'Get the low balance alert', description: 'Get the balance below which a low balance notification is sent', path: `${PREPAY_PATH}/balance/alert` }),
-		getOperation({ value: 'getLockedBalance', name: 'Get Locked Balance', action: 'Get the locked balance', description: 'Get the balance, the locked part that cannot be spent, and what is available', path: `${PREPAY_PATH}/balance/locked` }),
+		operation({ value: 'getBalance', name: 'Get Balance', action: 'Get the prepay balance', description: 'Get the prepay balance and its currency', path: `${PREPAY_PATH}/balance` }),
+		operation({ value: 'getBalanceAlert', name: 'Get Balance Alert', action: 'Get the low balance alert', description: 'Get the balance below which a low balance notification is sent', path: `${PREPAY_PATH}/balance/alert` }),
+		operation({ value: 'getLockedBalance', name: 'Get Locked Balance', action: 'Get the locked balance', description: 'Get the balance, the locked part that cannot be spent, and what is available', path: `${PREPAY_PATH}/balance/locked` }),
 		historyOperation('prepayments', 'Prepayments'),
 		historyOperation('transfers', 'Transfers'),
+		operation({
+			value: 'removeLockedBalance', name: 'Remove Locked Balance', action: 'Remove the balance lock', description: 'Remove the balance lock so the whole balance can be spent',
+			method: 'DELETE', path: `${PREPAY_PATH}/balance/locked`, emptyBody: true,
+		}),
 		{
-			value: 'removeLockedBalance',
-			name: 'Remove Locked Balance',
-			action: 'Remove the balance lock',
-			description: 'Remove the balance lock so the whole balance can be spent',
-			request: () => ({ method: 'DELETE', path: `${PREPAY_PATH}/balance/locked`, emptyBody: 'allowed' }),
-			output: wholesaleItems,
-		},
-		{
-			value: 'requestSummary',
-			name: 'Request Summary Report',
-			action: 'Request a prepay summary report',
+			value: 'requestSummary', name: 'Request Summary Report', action: 'Request a prepay summary report',
 			description: 'Run the prepay summary report for a date range; waits for it and returns its rows by default',
-			fields: [
-				dateField('fromDate', 'From Date', 'First day of the summary (default today)'),
-				dateField('toDate', 'To Date', 'Last day of the summary (default today)'),
-				...reportFields,
-			],
+			fields: [dateField('fromDate', 'From Date', 'First day of the summary (default today)'), dateField('toDate', 'To Date', 'Last day of the summary (default today)'), ...reportFields],
 			validate: (p) => [...validateReportDate('From Date', plainDate(p.fromDate)), ...validateReportDate('To Date', plainDate(p.toDate)), ...reportIssues(p)],
-			run: async (context, p) =>
-				await runReport(context, p, { path: `${PREPAY_PATH}/summary` }, compact({ from_date: plainDate(p.fromDate), to_date: plainDate(p.toDate) })),
+			run: async (context, p) => await runReport(context, p, { path: `${PREPAY_PATH}/summary` }, compact({ from_date: plainDate(p.fromDate), to_date: plainDate(p.toDate) })),
 		},
-		{
-			value: 'setBalanceAlert',
-			name: 'Set Balance Alert',
-			action: 'Set the low balance alert',
-			description: 'Set the balance below which a notification is sent (at most one a day)',
+		operation({
+			value: 'setBalanceAlert', name: 'Set Balance Alert', action: 'Set the low balance alert', description: 'Set the balance below which a notification is sent (at most one a day)',
 			fields: [amountField('alertBalance', 'Alert Balance', 'Notify when the balance falls below this amount')],
 			validate: (p) => amountIssues('Alert Balance', p.alertBalance),
-			request: (p) => ({ method: 'PUT', path: `${PREPAY_PATH}/balance/alert`, body: { alert_balance: Number(p.alertBalance) }, emptyBody: 'allowed' }),
-			output: wholesaleItems,
-		},
-		{
-			value: 'setLockedBalance',
-			name: 'Set Locked Balance',
-			action: 'Lock part of the balance',
-			description:
-				'Protect an amount: it stays in the account but cannot be spent; when the spendable balance reaches zero, calls in progress end',
+			method: 'PUT', path: `${PREPAY_PATH}/balance/alert`, body: (p) => ({ alert_balance: Number(p.alertBalance) }), emptyBody: true,
+		}),
+		operation({
+			value: 'setLockedBalance', name: 'Set Locked Balance', action: 'Lock part of the balance',
+			description: 'Protect an amount: it stays in the account but cannot be spent; when the spendable balance reaches zero, calls in progress end',
 			fields: [amountField('balance', 'Locked Amount', 'The amount that cannot be spent')],
 			validate: (p) => amountIssues('Locked Amount', p.balance),
-			request: (p) => ({ method: 'PUT', path: `${PREPAY_PATH}/balance/locked`, body: { balance: Number(p.balance) }, emptyBody: 'allowed' }),
-			output: wholesaleItems,
-		},
+			method: 'PUT', path: `${PREPAY_PATH}/balance/locked`, body: (p) => ({ balance: Number(p.balance) }), emptyBody: true,
+		}),
 	],
 };

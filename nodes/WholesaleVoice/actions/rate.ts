@@ -5,15 +5,13 @@ import { parseCsv, csvRecords } from '../../shared/csv';
 import type { OutputItem, ResourceSpec } from '../../shared/operation';
 import { FileOutput } from '../../shared/operation';
 import { issues, required } from '../../shared/validation';
-import { ACCOUNT_PATH, e164Digits, getOperation, numberIssue, wholesaleItems } from '../fields';
+import { ACCOUNT_PATH, e164Digits, numberIssues, operation, optionsField, shownFor, textField } from '../fields';
 
 /** The rate card: `Effective: <date>` on the first line, then a CSV with a header row. */
 export function rateCardRows(csv: string): { effective: string | null; rows: IDataObject[] } {
 	const newline = csv.indexOf('\n');
-	const first = (newline < 0 ? csv : csv.slice(0, newline)).trim();
-	const match = /^Effective:\s*(.*)$/i.exec(first);
-	const body = match ? csv.slice(newline + 1) : csv;
-	return { effective: match ? match[1].trim() : null, rows: csvRecords(parseCsv(body)) };
+	const match = /^Effective:\s*(.*)$/i.exec((newline < 0 ? csv : csv.slice(0, newline)).trim());
+	return { effective: match ? match[1].trim() : null, rows: csvRecords(parseCsv(match ? csv.slice(newline + 1) : csv)) };
 }
 
 export const rate: ResourceSpec = {
@@ -22,9 +20,7 @@ export const rate: ResourceSpec = {
 	description: 'Tariffs, rate cards and the rate for a destination',
 	operations: [
 		{
-			value: 'getRateCard',
-			name: 'Get Rate Card',
-			action: 'Get a rate card',
+			value: 'getRateCard', name: 'Get Rate Card', action: 'Get a rate card',
 			description: 'Download a rate card as a CSV file, and optionally one item per destination with its effective date',
 			fields: [
 				{
@@ -36,27 +32,15 @@ export const rate: ResourceSpec = {
 					description:
 						'The deck from the tariff list; silver, gold and platinum exist only on legacy accounts with several decks. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 				},
-				{
-					displayName: 'Output',
-					name: 'output',
-					type: 'options',
-					default: 'file',
-					options: [
-						{ name: 'CSV File', value: 'file', description: 'One item with the rate card as binary data' },
-						{ name: 'CSV File and One Item per Row', value: 'both', description: 'The file on the first item, then one item per destination' },
-						{ name: 'One Item per Row', value: 'rows', description: 'One item per destination prefix' },
-					],
-				},
-				{ ...binaryPropertyField, displayOptions: { show: { output: ['file', 'both'] } } },
+				optionsField('Output', 'output', 'file', [
+					['CSV File', 'file', 'One item with the rate card as binary data'],
+					['CSV File and One Item per Row', 'both', 'The file on the first item, then one item per destination'],
+					['One Item per Row', 'rows', 'One item per destination prefix'],
+				]),
+				{ ...binaryPropertyField, ...shownFor('output', 'file', 'both') },
 			],
 			validate: (p) => issues(required('Rate Deck', p.deck)),
-			request: (p) => ({
-				method: 'GET',
-				path: `${ACCOUNT_PATH}/rates/csv/{deck}`,
-				pathParams: { deck: p.deck },
-				accept: 'text/csv',
-				responseType: 'binary',
-			}),
+			request: (p) => ({ method: 'GET', path: `${ACCOUNT_PATH}/rates/csv/{deck}`, pathParams: { deck: p.deck }, accept: 'text/csv', responseType: 'binary' }),
 			output: (response, p) => {
 				const data = response.body as Buffer;
 				const { effective, rows } = rateCardRows(data.toString('utf8'));
@@ -67,23 +51,18 @@ export const rate: ResourceSpec = {
 				return p.output === 'both' ? [file, ...items] : [file];
 			},
 		},
-		getOperation({
-			value: 'getDestinationRate',
-			name: 'Get Destination Rate',
-			action: 'Get the rate for a number',
+		operation({
+			value: 'getDestinationRate', name: 'Get Destination Rate', action: 'Get the rate for a number',
 			description: 'Get the description and the peak, off-peak, weekend and connection rates of each deck for a number',
-			fields: [{ displayName: 'Number', name: 'number', type: 'string', required: true, default: '', placeholder: '447700900123', description: 'The destination in E.164 form' }],
-			validate: (p) => numberIssue('Number', p.number),
+			fields: [textField('Number', 'number', 'The destination in E.164 form', { required: true, placeholder: '447700900123' })],
+			validate: numberIssues,
 			path: (p) => ({ path: `${ACCOUNT_PATH}/rate/{number}`, pathParams: { number: e164Digits(p.number) } }),
 		}),
-		{
-			value: 'getTariffs',
-			name: 'Get Tariffs',
-			action: 'Get the tariffs',
+		operation({
+			value: 'getTariffs', name: 'Get Tariffs', action: 'Get the tariffs',
 			description: 'List the tariffs (rate decks) of the account with their service level and rate card location',
 			paging: 'client',
-			request: () => ({ method: 'GET', path: `${ACCOUNT_PATH}/rates/tariffs` }),
-			output: wholesaleItems,
-		},
+			path: `${ACCOUNT_PATH}/rates/tariffs`,
+		}),
 	],
 };

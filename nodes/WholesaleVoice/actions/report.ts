@@ -1,12 +1,10 @@
-import type { IDataObject } from 'n8n-workflow';
-
 import { binaryPropertyField } from '../../shared/describe';
 import type { ResourceSpec } from '../../shared/operation';
 import { compact } from '../../shared/params';
 import { issues, matches, required } from '../../shared/validation';
 import { wholesaleVoiceApi } from '../../shared/apis';
 import { UnexpectedAnswer, isRecord } from '../../shared/responseShape';
-import { ACCOUNT_PATH, dateField, keyedToList, plainDate } from '../fields';
+import { ACCOUNT_PATH, dateField, keyedToList, operation, plainDate, shownFor, textField } from '../fields';
 import { fetchReportFile, goneError, reportFields, reportIssues, reportOutput, runReport } from '../reports';
 import { validateLatestCount, validateReportDate } from '../validation/account';
 
@@ -19,14 +17,7 @@ const REPORTS: Record<string, { path: string; dated: boolean; name: string }> = 
 	smsCdrLatest: { path: 'sms/cdr/latest', dated: false, name: 'Latest SMS CDRs' },
 };
 
-const hashField = {
-	displayName: 'Report Hash',
-	name: 'hash',
-	type: 'string' as const,
-	required: true,
-	default: '',
-	description: 'The 32-character hash of the report handle',
-};
+const includeRawFile = { displayName: 'Include Raw File', name: 'includeRawFile', type: 'boolean' as const, default: false, description: 'Whether to also output the file as binary data (on the first item)' };
 
 export const report: ResourceSpec = {
 	value: 'report',
@@ -34,15 +25,9 @@ export const report: ResourceSpec = {
 	description: 'Voice and SMS reports: requested, then collected once from the files',
 	operations: [
 		{
-			value: 'getFile',
-			name: 'Get File',
-			action: 'Get a report file',
+			value: 'getFile', name: 'Get File', action: 'Get a report file',
 			description: 'Collect a report file by its hash (it can be fetched only once) and output its rows; says so when it is not ready yet',
-			fields: [
-				hashField,
-				{ displayName: 'Include Raw File', name: 'includeRawFile', type: 'boolean', default: false, description: 'Whether to also output the file as binary data (on the first item)' },
-				{ ...binaryPropertyField, displayOptions: { show: { includeRawFile: [true] } } },
-			],
+			fields: [textField('Report Hash', 'hash', 'The 32-character hash of the report handle', { required: true }), includeRawFile, { ...binaryPropertyField, ...shownFor('includeRawFile', true) }],
 			validate: (p) => issues(required('Report Hash', p.hash), matches('Report Hash', String(p.hash ?? '').trim(), /^[0-9a-f]{32}$/i, '32 hexadecimal characters')),
 			// A 204 is an answer here (not ready), a 404 an explained failure: more than one request outcome, so written as run.
 			run: async (context, p) => {
@@ -53,12 +38,9 @@ export const report: ResourceSpec = {
 				return reportOutput(hash, file.content, file.contentType, p);
 			},
 		},
-		{
-			value: 'listFiles',
-			name: 'List Files',
-			action: 'List uncollected report files',
-			description: 'List the report files that are ready and not collected yet',
-			request: () => ({ method: 'GET', path: '/v3/files/{ACCOUNT}' }),
+		operation({
+			value: 'listFiles', name: 'List Files', action: 'List uncollected report files', description: 'List the report files that are ready and not collected yet',
+			path: '/v3/files/{ACCOUNT}',
 			// An object keyed by hash (a list is taken as it is); text, null or a number is no empty list.
 			output: (response) => {
 				if (!isRecord(response.body) && !Array.isArray(response.body)) {
@@ -66,31 +48,19 @@ export const report: ResourceSpec = {
 				}
 				return keyedToList(response.body, 'hash');
 			},
-		},
+		}),
 		{
-			value: 'request',
-			name: 'Request',
-			action: 'Request a report',
-			description:
-				'Run a voice or SMS report (summaries, CDRs of a day, latest CDRs); waits for it and returns its rows by default',
+			value: 'request', name: 'Request', action: 'Request a report',
+			description: 'Run a voice or SMS report (summaries, CDRs of a day, latest CDRs); waits for it and returns its rows by default',
 			fields: [
-				{
-					displayName: 'Report',
-					name: 'reportType',
-					type: 'options',
-					default: 'voiceCdrDay',
-					options: Object.entries(REPORTS).map(([value, r]) => ({ name: r.name, value })),
-				},
-				{
-					...dateField('date', 'Date', 'The day the report covers (default today; within the last 90 days)'),
-					displayOptions: { show: { reportType: Object.keys(REPORTS).filter((k) => REPORTS[k].dated) } },
-				},
+				{ displayName: 'Report', name: 'reportType', type: 'options', default: 'voiceCdrDay', options: Object.entries(REPORTS).map(([value, r]) => ({ name: r.name, value })) },
+				dateField('date', 'Date', 'The day the report covers (default today; within the last 90 days)', shownFor('reportType', ...Object.keys(REPORTS).filter((k) => REPORTS[k].dated))),
 				{
 					displayName: 'Latest',
 					name: 'latest',
 					type: 'options',
 					default: '100',
-					displayOptions: { show: { reportType: ['voiceCdrLatest', 'smsCdrLatest'] } },
+					...shownFor('reportType', 'voiceCdrLatest', 'smsCdrLatest'),
 					options: ['10', '100', '1000', '10000'].map((n) => ({ name: `Latest ${n}`, value: n })),
 				},
 				...reportFields,
@@ -98,18 +68,13 @@ export const report: ResourceSpec = {
 			validate: (p) => {
 				const chosen = REPORTS[String(p.reportType)];
 				if (!chosen) return [{ field: 'Report', problem: `"${String(p.reportType)}" is not a report`, rule: `one of ${Object.keys(REPORTS).join(', ')}` }];
-				return [
-					...(chosen.dated ? validateReportDate('Date', plainDate(p.date)) : validateLatestCount('Latest', p.latest, 'reports')),
-					...reportIssues(p),
-				];
+				return [...(chosen.dated ? validateReportDate('Date', plainDate(p.date)) : validateLatestCount('Latest', p.latest, 'reports')), ...reportIssues(p)];
 			},
 			run: async (context, p) => {
 				const chosen = REPORTS[String(p.reportType)];
-				const path = chosen.dated
-					? { path: `${ACCOUNT_PATH}/reports/${chosen.path}` }
-					: { path: `${ACCOUNT_PATH}/reports/${chosen.path}/{latest}`, pathParams: { latest: p.latest } };
-				const body: IDataObject = chosen.dated ? compact({ date: plainDate(p.date) }) : {};
-				return await runReport(context, p, path, body);
+				const path = `${ACCOUNT_PATH}/reports/${chosen.path}`;
+				if (chosen.dated) return await runReport(context, p, { path }, compact({ date: plainDate(p.date) }));
+				return await runReport(context, p, { path: `${path}/{latest}`, pathParams: { latest: p.latest } }, {});
 			},
 		},
 	],

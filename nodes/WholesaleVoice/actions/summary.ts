@@ -3,44 +3,26 @@ import type { IDataObject } from 'n8n-workflow';
 import type { ResourceSpec } from '../../shared/operation';
 import { compact, pairsToObject } from '../../shared/params';
 import { integerInRange, issues, matches, required } from '../../shared/validation';
-import { ACCOUNT_PATH, asDisplayed, dateField, plainDateTime, wholesaleItems } from '../fields';
+import { ACCOUNT_PATH, asDisplayed, dateField, operation, optionsField, plainDateTime, textField } from '../fields';
 import { validateCdrPeriod } from '../validation/account';
 
 /** The spec gives the API's limit a default (9999) but no maximum: as many as Return All collects. */
 const MAX_RESULTS = 100_000;
+
+const pair = [textField('Key', 'name'), textField('Value', 'value')];
 
 export const summary: ResourceSpec = {
 	value: 'summary',
 	name: 'Summary',
 	description: 'Inline traffic summaries, indicative only (not for billing)',
 	operations: [
-		{
-			value: 'get',
-			name: 'Get',
-			action: 'Get a traffic summary',
+		operation({
+			value: 'get', name: 'Get', action: 'Get a traffic summary',
 			description: 'Summarise traffic by a key (e.g. destination or trunk) for inbound, outbound or both directions, inline; indicative only',
 			paging: 'client',
 			fields: [
-				{
-					displayName: 'Direction',
-					name: 'direction',
-					type: 'options',
-					default: 'both',
-					options: [
-						{ name: 'Both', value: 'both' },
-						{ name: 'Inbound', value: 'in' },
-						{ name: 'Outbound', value: 'out' },
-					],
-				},
-				{
-					displayName: 'Key',
-					name: 'key',
-					type: 'string',
-					required: true,
-					default: '',
-					placeholder: 'destination',
-					description: 'What to summarise by, as the API names it (e.g. destination, trunk, tag)',
-				},
+				optionsField('Direction', 'direction', 'both', [['Both', 'both'], ['Inbound', 'in'], ['Outbound', 'out']]),
+				textField('Key', 'key', 'What to summarise by, as the API names it (e.g. destination, trunk, tag)', { required: true, placeholder: 'destination' }),
 				{
 					displayName: 'Additional Fields',
 					name: 'additionalFields',
@@ -49,25 +31,9 @@ export const summary: ResourceSpec = {
 					default: {},
 					options: [
 						dateField('dateStart', 'Date Start', 'From this time, GMT (default start of today)'),
-						{ displayName: 'Max Results', name: 'maxResults', type: 'number', typeOptions: { minValue: 1, maxValue: MAX_RESULTS, numberPrecision: 0 }, default: 9999, description: 'The API\'s limit parameter (default 9999)' },
-						{ displayName: 'Sort', name: 'sort', type: 'string', default: '', description: 'The key to sort by' },
-						{
-							displayName: 'Filter',
-							name: 'filter',
-							type: 'fixedCollection',
-							typeOptions: { multipleValues: true },
-							default: {},
-							options: [
-								{
-									displayName: 'Condition',
-									name: 'pairs',
-									values: [
-										{ displayName: 'Key', name: 'name', type: 'string', default: '' },
-										{ displayName: 'Value', name: 'value', type: 'string', default: '' },
-									],
-								},
-							],
-						},
+						{ displayName: 'Max Results', name: 'maxResults', type: 'number', typeOptions: { minValue: 1, maxValue: MAX_RESULTS, numberPrecision: 0 }, default: 9999, description: "The API's limit parameter (default 9999)" },
+						textField('Sort', 'sort', 'The key to sort by'),
+						{ displayName: 'Filter', name: 'filter', type: 'fixedCollection', typeOptions: { multipleValues: true }, default: {}, options: [{ displayName: 'Condition', name: 'pairs', values: pair }] },
 					],
 				},
 			],
@@ -79,22 +45,13 @@ export const summary: ResourceSpec = {
 				];
 			},
 			// The spec prefers a JSON body for these parameters, and `filter` travels only that way.
-			request: (p) => {
+			method: 'POST',
+			path: (p) => ({ path: p.direction === 'both' ? `${ACCOUNT_PATH}/summary/{key}` : `${ACCOUNT_PATH}/summary/{direction}/{key}`, pathParams: { direction: p.direction, key: p.key } }),
+			body: (p) => {
 				const extra = (p.additionalFields ?? {}) as IDataObject;
 				const filter = pairsToObject(extra.filter);
-				return {
-					method: 'POST',
-					path: p.direction === 'both' ? `${ACCOUNT_PATH}/summary/{key}` : `${ACCOUNT_PATH}/summary/{direction}/{key}`,
-					pathParams: { direction: p.direction, key: p.key },
-					body: compact({
-						date_start: plainDateTime(extra.dateStart),
-						limit: extra.maxResults,
-						sort: extra.sort,
-						filter: Object.keys(filter).length ? filter : undefined,
-					}),
-				};
+				return compact({ date_start: plainDateTime(extra.dateStart), limit: extra.maxResults, sort: extra.sort, filter: Object.keys(filter).length ? filter : undefined });
 			},
-			output: wholesaleItems,
-		},
+		}),
 	],
 };

@@ -15,34 +15,24 @@ function textOrJson(response: ApiResponse): IDataObject[] {
 	}
 }
 
+const toolCall = (path: string, text: boolean) => ({
+	request: () => ({ method: 'GET' as const, path: `/v3/tools/${path}`, ...(text ? { accept: '*/*', responseType: 'text' as const } : {}), auth: false as const }),
+	output: text ? textOrJson : wholesaleItems,
+});
+
 export const tool: ResourceSpec = {
 	value: 'tool',
 	name: 'Tool',
 	description: 'Diagnostics that need no account',
 	operations: [
-		{
-			value: 'explain',
-			name: 'Explain Request',
-			action: 'Explain a request',
-			description: 'Get the platform\'s human-readable report of the request it received, for debugging',
-			request: () => ({ method: 'GET', path: '/v3/tools/explain', accept: '*/*', responseType: 'text', auth: false }),
-			output: textOrJson,
-		},
+		{ value: 'explain', name: 'Explain Request', action: 'Explain a request', description: "Get the platform's human-readable report of the request it received, for debugging", ...toolCall('explain', true) },
 		{
 			value: 'myIp',
 			name: 'Get My IP',
 			action: 'Get my IP address as the platform sees it',
 			description: 'Get the external IP address of n8n as the platform sees it (for IP-authenticated trunks)',
-			request: () => ({ method: 'GET', path: '/v3/tools/myip', accept: '*/*', responseType: 'text', auth: false }),
-			output: textOrJson,
+			...toolCall('myip', true),
 		},
-		{
-			value: 'time',
-			name: 'Get Time',
-			action: 'Get the platform time',
-			description: 'Get the platform clock as a Unix timestamp and an RFC date',
-			request: () => ({ method: 'GET', path: '/v3/tools/time', auth: false }),
-			output: wholesaleItems,
-		},
+		{ value: 'time', name: 'Get Time', action: 'Get the platform time', description: 'Get the platform clock as a Unix timestamp and an RFC date', ...toolCall('time', false) },
 	],
 };
