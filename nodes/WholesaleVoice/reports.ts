@@ -8,27 +8,18 @@ import { httpUrl, issues } from '../shared/validation';
 import { FileOutput } from '../shared/operation';
 import { findRecords } from '../shared/pagination';
 import { isRecord } from '../shared/responseShape';
-import { clock } from '../shared/timers';
-import { unwrap } from './fields';
+import { textField, unwrap } from './fields';
 
 /**
- * Asynchronous reports: a POST returns a handle; the file is fetched from `/v3/files` exactly
- * once (204 while running, 404 once collected or five minutes after it is ready). "Wait for the
- * Result" requests, polls with capped backoff, collects once and returns the rows; the one
- * retrieval is never lost: if the rows cannot be read, the raw file is the output.
+ * Asynchronous reports: a POST returns a handle; the file is fetched from `/v3/files` exactly once (204 while running,
+ * 404 once collected or five minutes after it is ready). The one retrieval is never lost: unreadable rows give the raw file.
  */
 
-export const REPORT_RETENTION_SECONDS = 300;
-/**
- * Poll delays: 1 s, 2 s, 4 s, then every 5 s, so a ready report is collected within 5 s while a
- * minute's wait costs about 15 polls.
- */
-export const POLL_FIRST_MS = 1000;
-export const POLL_GROWTH = 2;
-export const POLL_MAX_MS = 5000;
+const REPORT_RETENTION_SECONDS = 300;
 
-export function pollDelay(attempt: number): number {
-	return Math.min(POLL_MAX_MS, Math.round(POLL_FIRST_MS * POLL_GROWTH ** attempt));
+/** Poll delays 1 s, 2 s, 4 s, then every 5 s: a ready report is collected within 5 s, a minute's wait costs about 15 polls. */
+function pollDelay(attempt: number): number {
+	return Math.min(5000, 1000 * 2 ** attempt);
 }
 
 export const reportFields: INodeProperties[] = [
@@ -58,14 +49,7 @@ export const reportFields: INodeProperties[] = [
 		description: 'Whether to also output the report file as binary data (on the first item)',
 	},
 	{ ...binaryPropertyField, displayOptions: { show: { waitForResult: [true], includeRawFile: [true] } } },
-	{
-		displayName: 'Callback URL',
-		name: 'callback',
-		type: 'string',
-		default: '',
-		placeholder: 'https://n8n.example.com/webhook/…',
-		description: 'Optional: the platform POSTs here when the report is ready (the Wholesale Voice Trigger receives it)',
-	},
+	textField('Callback URL', 'callback', 'Optional: the platform POSTs here when the report is ready (the Wholesale Voice Trigger receives it)', { placeholder: 'https://n8n.example.com/webhook/…' }),
 ];
 
 /** Checks every report operation shares: where the platform may call back. */
@@ -73,20 +57,12 @@ export function reportIssues(params: Params): ValidationIssue[] {
 	return issues(httpUrl('Callback URL', params.callback));
 }
 
-export function filePath(hash: unknown): ApiPath {
-	return { path: '/v3/files/{ACCOUNT}/{hash}', pathParams: { hash } };
-}
-
 function handleOf(body: unknown): IDataObject {
 	const record = (body ?? {}) as IDataObject;
 	return (record.data && typeof record.data === 'object' && !Array.isArray(record.data) ? record.data : record) as IDataObject;
 }
 
-/**
- * Rows of a report file: JSON (an array, or inside `data`/`items`/`rows`/`cdrs`, envelope or not)
- * or CSV. A list found empty is no rows, never its envelope as a row; a `{success, data}` without
- * a list gives its `data` as the one row. JSON.parse throws on a broken file.
- */
+/** Rows of a report file, CSV or JSON (a list, maybe in an envelope; an empty list is no rows; else `data` as one row); JSON.parse throws on a broken file. */
 export function reportRows(content: Buffer, contentType: string): IDataObject[] {
 	const text = content.toString('utf8');
 	if (/csv/i.test(contentType)) return csvRecords(parseCsv(text));
@@ -98,7 +74,7 @@ export function reportRows(content: Buffer, contentType: string): IDataObject[] 
 	return [isRecord(body) ? body : { value: body as string }];
 }
 
-export function goneError(context: OperationContext, hash: string): NodeApiError {
+export function goneError(context: Pick<OperationContext, 'node' | 'itemIndex'>, hash: string): NodeApiError {
 	return new NodeApiError(context.node.getNode(), { httpCode: '404' }, {
 		httpCode: '404',
 		itemIndex: context.itemIndex,
@@ -108,20 +84,16 @@ export function goneError(context: OperationContext, hash: string): NodeApiError
 }
 
 /** Fetches a report file once it is ready. 204 means not yet; 404 means gone. */
-export async function fetchReportFile(
-	client: ApiClient,
-	hash: string,
-): Promise<{ ready: false } | { ready: true; content: Buffer; contentType: string } | { gone: true }> {
-	const response = await client.request<Buffer>({ method: 'GET', ...filePath(hash), okStatuses: [204, 404], responseType: 'binary', accept: '*/*' });
+export async function fetchReportFile(client: ApiClient, hash: string): Promise<{ ready: false } | { ready: true; content: Buffer; contentType: string } | { gone: true }> {
+	const response = await client.request<Buffer>({ method: 'GET', path: '/v3/files/{ACCOUNT}/{hash}', pathParams: { hash }, okStatuses: [204, 404], responseType: 'binary', accept: '*/*' });
 	if (response.status === 404) return { gone: true };
 	if (response.status === 204) return { ready: false };
 	return { ready: true, content: response.body, contentType: response.headers['content-type'] ?? '' };
 }
 
 /**
- * The file as items: rows, the raw file on the first when asked, or the raw file alone when rows
- * cannot be read. A report without rows is one item saying so (`rows: 0`, with `about`, e.g. the
- * trigger's handle): the file can be fetched only once, so its collection must show in the output.
+ * The file as items: rows, the raw file on the first when asked, or the raw file alone when rows cannot be read. A report
+ * without rows is one item saying so (`rows: 0`, with `about`): the file is fetched only once, so its collection must show.
  */
 export function reportOutput(hash: string, content: Buffer, contentType: string, params: Params, about: IDataObject = {}): OutputItem[] {
 	const fileName = `report-${hash}.${/csv/i.test(contentType) ? 'csv' : 'json'}`;
@@ -130,18 +102,25 @@ export function reportOutput(hash: string, content: Buffer, contentType: string,
 	try {
 		rows = reportRows(content, contentType);
 	} catch (error) {
-		return [
-			new FileOutput(
-				{ hash, collected: true, rows: null, parseError: `The report was collected but its rows could not be read: ${(error as Error).message}. The raw file is attached.`, fileName, fileSize: content.length },
-				content,
-				fileName,
-				mimeType,
-			),
-		];
+		const parseError = `The report was collected but its rows could not be read: ${(error as Error).message}. The raw file is attached.`;
+		return [new FileOutput({ hash, collected: true, rows: null, parseError, fileName, fileSize: content.length }, content, fileName, mimeType)];
 	}
 	const [first, ...rest] = rows.length ? rows : [{ ...about, hash, collected: true, rows: 0 }];
 	if (!params.includeRawFile) return [first, ...rest];
 	return [new FileOutput(first, content, fileName, mimeType), ...rest];
+}
+
+/** Polls until the file is ready, with capped backoff, or until `maxWaitMs` is up: the file, or 'gone', or 'timeout'. */
+export async function awaitReportFile(client: ApiClient, hash: string, maxWaitMs: number, sleep: (ms: number) => Promise<void>) {
+	const deadline = Date.now() + maxWaitMs;
+	for (let attempt = 0; ; attempt++) {
+		const file = await fetchReportFile(client, hash);
+		if ('gone' in file) return 'gone';
+		if (file.ready) return file;
+		const delay = pollDelay(attempt);
+		if (Date.now() + delay > deadline) return 'timeout';
+		await sleep(delay);
+	}
 }
 
 /** Request, wait and collect: the body of every report operation. */
@@ -152,24 +131,17 @@ export async function runReport(context: OperationContext, params: Params, path:
 	const handle = handleOf(response.body);
 	const hash = String(handle.hash ?? '');
 	if (!params.waitForResult) return [handle];
+	const { node, itemIndex } = context;
 	if (!/^[0-9a-f]{32}$/i.test(hash)) {
-		throw new NodeOperationError(context.node.getNode(), 'The report request answered without a report hash', {
-			itemIndex: context.itemIndex,
-			description: JSON.stringify(handle).slice(0, 500),
+		throw new NodeOperationError(node.getNode(), 'The report request answered without a report hash', { itemIndex, description: JSON.stringify(handle).slice(0, 500) });
+	}
+	const file = await awaitReportFile(context.client, hash, Number(params.maxWaitSeconds ?? 240) * 1000, context.sleep);
+	if (file === 'gone') throw goneError(context, hash);
+	if (file === 'timeout') {
+		throw new NodeOperationError(node.getNode(), `Report ${hash} was not ready within ${params.maxWaitSeconds} s`, {
+			itemIndex,
+			description: `It is still running and stays collectable for five minutes once ready: use Report > Get File with hash ${hash}, or raise Max Wait.`,
 		});
 	}
-	const deadline = clock.now() + Number(params.maxWaitSeconds ?? 240) * 1000;
-	for (let attempt = 0; ; attempt++) {
-		const file = await fetchReportFile(context.client, hash);
-		if ('gone' in file) throw goneError(context, hash);
-		if (file.ready) return reportOutput(hash, file.content, file.contentType, params);
-		const delay = pollDelay(attempt);
-		if (clock.now() + delay > deadline) {
-			throw new NodeOperationError(context.node.getNode(), `Report ${hash} was not ready within ${params.maxWaitSeconds} s`, {
-				itemIndex: context.itemIndex,
-				description: `It is still running and stays collectable for five minutes once ready: use Report > Get File with hash ${hash}, or raise Max Wait.`,
-			});
-		}
-		await context.sleep(delay);
-	}
+	return reportOutput(hash, file.content, file.contentType, params);
 }

@@ -3,52 +3,36 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { e911ErrorOf } from '../../shared/apis';
 import type { ApiResponse, Params, ResourceSpec, ValidationIssue } from '../../shared/operation';
 import { compact } from '../../shared/params';
-import { NUMBERS_PATH, asDisplayed, e164Digits, numberField, numberIssue, numberPath, unwrap, wholesaleItems } from '../fields';
+import { NUMBERS_PATH, asDisplayed, e164Digits, numberField, numberIssue, numberPath, operation, optionsField, shownFor, textField, unwrap } from '../fields';
 import { normaliseE911Address, validateE911Address, validateUsNumber } from '../validation/e911';
 import { validateUk999 } from '../validation/uk999';
 import { E911_MAX_LENGTHS, UK999_MAX_LENGTHS } from '../validation/rules';
 
 /** A text field of an address, with its maximum length in the description. */
-function addressField(name: string, displayName: string, max: number, description: string, required = false): INodeProperties {
-	return { displayName, name, type: 'string', default: '', required, description: `${description} (at most ${max} characters)` };
+function addressField(name: string, displayName: string, max: number, description: string, extra: Partial<INodeProperties> = {}): INodeProperties {
+	return textField(displayName, name, `${description} (at most ${max} characters)`, { required: false, ...extra });
 }
 
-// ---- UK 999 -------------------------------------------------------------------------------
+const required = { required: true };
 
-const UK999_LABELS: Record<string, string> = {
-	title: 'Title',
-	forename: 'Forename',
-	name: 'Name',
-	bussuffix: 'Business Suffix',
-	premises: 'Premises',
-	thoroughfare: 'Thoroughfare',
-	locality: 'Locality',
-	postcode: 'Postcode',
-};
+// ---- UK 999
 
-const individual = { show: { endUser: ['individual'] } };
-const business = { show: { endUser: ['business'] } };
+const UK999_LABELS: Record<string, string> = { title: 'Title', forename: 'Forename', name: 'Name', bussuffix: 'Business Suffix', premises: 'Premises', thoroughfare: 'Thoroughfare', locality: 'Locality', postcode: 'Postcode' };
+
+const individual = shownFor('endUser', 'individual');
+const business = shownFor('endUser', 'business');
 
 const uk999Fields: INodeProperties[] = [
-	{
-		displayName: 'End User',
-		name: 'endUser',
-		type: 'options',
-		default: 'individual',
-		options: [
-			{ name: 'Individual', value: 'individual' },
-			{ name: 'Business', value: 'business' },
-		],
-	},
-	{ ...addressField('title', 'Title', UK999_MAX_LENGTHS.title, 'e.g. Mrs'), displayOptions: individual },
-	{ ...addressField('forename', 'Forename', UK999_MAX_LENGTHS.forename, 'Forename or initials'), displayOptions: individual },
-	{ ...addressField('name', 'Surname', UK999_MAX_LENGTHS.name, 'The surname', true), displayOptions: individual },
-	{ ...addressField('name', 'Business Name', UK999_MAX_LENGTHS.name, 'The business name', true), displayOptions: business },
-	{ ...addressField('bussuffix', 'Business Suffix', UK999_MAX_LENGTHS.bussuffix, 'e.g. Ltd'), displayOptions: business },
-	addressField('premises', 'Premises', UK999_MAX_LENGTHS.premises, 'Number or name of the premises', true),
-	addressField('thoroughfare', 'Thoroughfare', UK999_MAX_LENGTHS.thoroughfare, 'The street name', true),
-	addressField('locality', 'Locality', UK999_MAX_LENGTHS.locality, 'Village or area, and town', true),
-	{ ...addressField('postcode', 'Postcode', UK999_MAX_LENGTHS.postcode, 'Full postcode: out-code, a space, in-code, e.g. SW1A 1AA', true), placeholder: 'SW1A 1AA' },
+	optionsField('End User', 'endUser', 'individual', [['Individual', 'individual'], ['Business', 'business']]),
+	addressField('title', 'Title', UK999_MAX_LENGTHS.title, 'e.g. Mrs', individual),
+	addressField('forename', 'Forename', UK999_MAX_LENGTHS.forename, 'Forename or initials', individual),
+	addressField('name', 'Surname', UK999_MAX_LENGTHS.name, 'The surname', { ...required, ...individual }),
+	addressField('name', 'Business Name', UK999_MAX_LENGTHS.name, 'The business name', { ...required, ...business }),
+	addressField('bussuffix', 'Business Suffix', UK999_MAX_LENGTHS.bussuffix, 'e.g. Ltd', business),
+	addressField('premises', 'Premises', UK999_MAX_LENGTHS.premises, 'Number or name of the premises', required),
+	addressField('thoroughfare', 'Thoroughfare', UK999_MAX_LENGTHS.thoroughfare, 'The street name', required),
+	addressField('locality', 'Locality', UK999_MAX_LENGTHS.locality, 'Village or area, and town', required),
+	addressField('postcode', 'Postcode', UK999_MAX_LENGTHS.postcode, 'Full postcode: out-code, a space, in-code, e.g. SW1A 1AA', { ...required, placeholder: 'SW1A 1AA' }),
 ];
 
 function uk999Data(params: Params): IDataObject {
@@ -69,52 +53,35 @@ export const uk999: ResourceSpec = {
 	name: 'UK 999 Data',
 	description: 'Emergency-services address of a UK number',
 	operations: [
-		{
-			value: 'get',
-			name: 'Get',
-			action: 'Get the 999 data of a number',
-			description: 'Get the emergency-services address registered for a UK number',
-			fields: [numberField],
-			validate: (p) => ukNumberIssue(p.number),
-			request: (p) => ({ method: 'GET', ...numberPath(p, '/999') }),
-			output: wholesaleItems,
-		},
-		{
-			value: 'set',
-			name: 'Set',
-			action: 'Set the 999 data of a number, charged',
-			description:
-				'Register the emergency-services address of a UK number (replaces the current one). Each submission is charged; every field rule is checked first.',
+		operation({
+			value: 'get', name: 'Get', action: 'Get the 999 data of a number', description: 'Get the emergency-services address registered for a UK number',
+			fields: [numberField], validate: (p) => ukNumberIssue(p.number), path: (p) => numberPath(p, '/999'),
+		}),
+		operation({
+			value: 'set', name: 'Set', action: 'Set the 999 data of a number, charged',
+			description: 'Register the emergency-services address of a UK number (replaces the current one). Each submission is charged; every field rule is checked first.',
 			fields: [numberField, ...uk999Fields],
 			validate: (p) => [...ukNumberIssue(p.number), ...asDisplayed(validateUk999(uk999Data(p), p.endUser === 'business' ? 'business' : 'individual'), UK999_LABELS)],
-			request: (p) => ({ method: 'PUT', ...numberPath(p, '/999'), body: uk999Data(p) }),
-			output: wholesaleItems,
-		},
+			method: 'PUT', path: (p) => numberPath(p, '/999'), body: uk999Data,
+		}),
 	],
 };
 
-// ---- US e911 ------------------------------------------------------------------------------
+// ---- US e911
 
 const E911_LABELS: Record<string, string> = {
-	name: 'Subscriber Name',
-	streetNum: 'Street Number',
-	streetInfo: 'Street',
-	location: 'Location',
-	city: 'City',
-	state: 'State',
-	postalCode: 'Postal Code',
-	postalCodePlusFour: 'ZIP+4',
+	name: 'Subscriber Name', streetNum: 'Street Number', streetInfo: 'Street', location: 'Location', city: 'City', state: 'State', postalCode: 'Postal Code', postalCodePlusFour: 'ZIP+4',
 };
 
 const e911Fields = (withName: boolean): INodeProperties[] => [
-	...(withName ? [addressField('name', 'Subscriber Name', E911_MAX_LENGTHS.name, 'The subscriber name', true)] : []),
-	addressField('streetNum', 'Street Number', E911_MAX_LENGTHS.streetNum, 'The house number', true),
-	addressField('streetInfo', 'Street', E911_MAX_LENGTHS.streetInfo, 'Street name; # is refused, put units under Location', true),
+	...(withName ? [addressField('name', 'Subscriber Name', E911_MAX_LENGTHS.name, 'The subscriber name', required)] : []),
+	addressField('streetNum', 'Street Number', E911_MAX_LENGTHS.streetNum, 'The house number', required),
+	addressField('streetInfo', 'Street', E911_MAX_LENGTHS.streetInfo, 'Street name; # is refused, put units under Location', required),
 	addressField('location', 'Location', E911_MAX_LENGTHS.location, 'Apartment, suite or floor; optional'),
-	addressField('city', 'City', E911_MAX_LENGTHS.city, 'The city', true),
-	{ displayName: 'State', name: 'state', type: 'string', default: '', required: true, placeholder: 'NY', description: 'Two-letter state code' },
-	addressField('postalCode', 'Postal Code', E911_MAX_LENGTHS.postalCode, 'ZIP code, at least 5 characters', true),
-	{ displayName: 'ZIP+4', name: 'postalCodePlusFour', type: 'string', default: '', placeholder: '1234', description: 'Exactly four digits, no hyphen; optional' },
+	addressField('city', 'City', E911_MAX_LENGTHS.city, 'The city', required),
+	textField('State', 'state', 'Two-letter state code', { ...required, placeholder: 'NY' }),
+	addressField('postalCode', 'Postal Code', E911_MAX_LENGTHS.postalCode, 'ZIP code, at least 5 characters', required),
+	textField('ZIP+4', 'postalCodePlusFour', 'Exactly four digits, no hyphen; optional', { placeholder: '1234' }),
 ];
 
 function e911Address(params: Params, withName: boolean): IDataObject {
@@ -122,17 +89,16 @@ function e911Address(params: Params, withName: boolean): IDataObject {
 	return normaliseE911Address(Object.fromEntries(keys.map((key) => [key, params[key]]))) as IDataObject;
 }
 
-function e911Issues(params: Params, withName: boolean, withNumber: boolean) {
+function e911Issues(params: Params, withName: boolean) {
 	return [
-		...(withNumber ? asDisplayed(validateUsNumber('Number', e164Digits(params.number)), {}) : []),
+		...(withName ? asDisplayed(validateUsNumber('Number', e164Digits(params.number)), {}) : []),
 		...asDisplayed(validateE911Address(e911Address(params, withName), { requireName: withName }), E911_LABELS),
 	];
 }
 
 /**
- * The fields where the provisioned address differs from the one submitted, exactly (only spaces
- * around a value are ignored): the contract says the provisioned address may be upper-cased or
- * abbreviated, and either is what emergency services get, so the user is told.
+ * The fields where the provisioned address differs from the one submitted (spaces around a value
+ * ignored): the contract says it may be upper-cased or abbreviated, and it is what emergency services get.
  */
 export function addressDifferences(submitted: unknown, provisioned: unknown): string[] {
 	if (!submitted || !provisioned || typeof submitted !== 'object' || typeof provisioned !== 'object') return [];
@@ -150,19 +116,9 @@ function e911Output(body: unknown, number: string): IDataObject {
 	const provisioned = (data.provisionedAddress ?? {}) as IDataObject;
 	const caseOnly = differences.filter((key) => String(submitted[key] ?? '').trim().toUpperCase() === String(provisioned[key] ?? '').trim().toUpperCase());
 	const changed = differences.filter((key) => !caseOnly.includes(key));
-	const parts = [
-		...(changed.length ? [`changed (abbreviated or corrected) in: ${changed.join(', ')}`] : []),
-		...(caseOnly.length ? [`upper-cased in: ${caseOnly.join(', ')}`] : []),
-	];
-	return {
-		number,
-		...data,
-		provisionedDiffers: differences.length > 0,
-		provisionedDifferences: differences,
-		...(differences.length
-			? { notice: `The address in force differs from the one submitted: ${parts.join('; ')}. The provisioned address is the one emergency services get.` }
-			: {}),
-	};
+	const parts = [...(changed.length ? [`changed (abbreviated or corrected) in: ${changed.join(', ')}`] : []), ...(caseOnly.length ? [`upper-cased in: ${caseOnly.join(', ')}`] : [])];
+	const notice = `The address in force differs from the one submitted: ${parts.join('; ')}. The provisioned address is the one emergency services get.`;
+	return { number, ...data, provisionedDiffers: differences.length > 0, provisionedDifferences: differences, ...(differences.length ? { notice } : {}) };
 }
 
 /** Refusals of an address check that are its verdict on the address, not a failed request. */
@@ -170,80 +126,56 @@ const E911_VERDICTS = new Set(['e911.address_invalid', 'e911.address_not_found',
 const isAddressVerdict = (body: unknown) => E911_VERDICTS.has(e911ErrorOf(body)?.code ?? '');
 
 /**
- * A validation's answer as one item with `valid`: an accepted address with the service's result,
- * or a refused one with its code, message and whatever corrected or candidate addresses came
- * with it (the reason to validate), so a workflow can branch on it instead of catching an error.
+ * A validation's answer as one item with `valid`: the service's result, or a refusal with its code, message and
+ * any corrected or candidate addresses (the reason to validate), so a workflow branches instead of catching an error.
  */
 function validationOutput(response: ApiResponse, number: string): IDataObject {
 	const body = response.body as { success?: unknown; errors?: unknown; data?: unknown } | null;
 	const refusal = e911ErrorOf(body);
 	if (!refusal || body?.success !== false) return { valid: true, ...e911Output(response.body, number) };
 	const data = body.data && typeof body.data === 'object' ? (body.data as IDataObject) : {};
-	return {
-		valid: false,
-		...(number ? { number } : {}),
-		code: refusal.code,
-		field: refusal.field ?? null,
-		message: refusal.message ?? '',
-		errors: body.errors as IDataObject[],
-		...data,
-	};
+	return { valid: false, ...(number ? { number } : {}), code: refusal.code, field: refusal.field ?? null, message: refusal.message ?? '', errors: body.errors as IDataObject[], ...data };
 }
+
+const usNumberIssues = (p: Params) => validateUsNumber('Number', e164Digits(p.number));
+const e911Record = (response: ApiResponse, p: Params) => e911Output(response.body, e164Digits(p.number));
+const VERDICT_NOTE = 'the output says valid true or false (a refused address is an answer, not an error)';
 
 export const e911: ResourceSpec = {
 	value: 'e911',
 	name: 'US E911 Data',
 	description: 'Emergency-services address of a US number (NANPA accounts)',
 	operations: [
-		{
-			value: 'get',
-			name: 'Get',
-			action: 'Get the e911 registration of a number',
-			description: 'Get the e911 status and the submitted and provisioned addresses of a US number',
-			fields: [numberField],
-			validate: (p) => validateUsNumber('Number', e164Digits(p.number)),
-			request: (p) => ({ method: 'GET', ...numberPath(p, '/e911') }),
-			output: (response, p) => e911Output(response.body, e164Digits(p.number)),
-		},
-		{
-			value: 'remove',
-			name: 'Remove',
-			action: "Remove a number's e911 emergency address",
+		operation({
+			value: 'get', name: 'Get', action: 'Get the e911 registration of a number', description: 'Get the e911 status and the submitted and provisioned addresses of a US number',
+			fields: [numberField], validate: usNumberIssues, path: (p) => numberPath(p, '/e911'), output: e911Record,
+		}),
+		operation({
+			value: 'remove', name: 'Remove', action: "Remove a number's e911 emergency address",
 			description: 'Remove the e911 registration of a US number; emergency calls from it then carry no registered address',
-			fields: [numberField],
-			validate: (p) => validateUsNumber('Number', e164Digits(p.number)),
-			request: (p) => ({ method: 'DELETE', ...numberPath(p, '/e911') }),
-			output: (response, p) => e911Output(response.body, e164Digits(p.number)),
-		},
-		{
-			value: 'set',
-			name: 'Set',
-			action: "Set a number's e911 emergency address",
+			fields: [numberField], validate: usNumberIssues, method: 'DELETE', path: (p) => numberPath(p, '/e911'), output: e911Record,
+		}),
+		operation({
+			value: 'set', name: 'Set', action: "Set a number's e911 emergency address",
 			description:
 				'Register the emergency address of a US number (replaces the current one): emergency calls from it carry this address at once. Every field rule is checked first; the output says when the provisioned address differs.',
 			fields: [numberField, ...e911Fields(true)],
-			validate: (p) => e911Issues(p, true, true),
-			request: (p) => ({ method: 'PUT', ...numberPath(p, '/e911'), body: e911Address(p, true) }),
-			output: (response, p) => e911Output(response.body, e164Digits(p.number)),
-		},
+			validate: (p) => e911Issues(p, true),
+			method: 'PUT', path: (p) => numberPath(p, '/e911'), body: (p) => e911Address(p, true), output: e911Record,
+		}),
 		{
-			value: 'validateAddress',
-			name: 'Validate Address',
-			action: 'Validate a US address',
-			description:
-				'Check an address without a number or registration; the only check that suggests candidate addresses for a refused one; the output says valid true or false (a refused address is an answer, not an error)',
+			value: 'validateAddress', name: 'Validate Address', action: 'Validate a US address',
+			description: `Check an address without a number or registration; the only check that suggests candidate addresses for a refused one; ${VERDICT_NOTE}`,
 			fields: e911Fields(false),
-			validate: (p) => e911Issues(p, false, false),
+			validate: (p) => e911Issues(p, false),
 			request: (p) => ({ method: 'POST', path: `${NUMBERS_PATH}/e911/validate`, body: e911Address(p, false), refusalAnswers: isAddressVerdict }),
 			output: (response) => validationOutput(response, ''),
 		},
 		{
-			value: 'validateForNumber',
-			name: 'Validate for Number',
-			action: 'Validate an e911 address for a number',
-			description: 'Check an e911 address for a US number without registering it; the output says valid true or false (a refused address is an answer, not an error)',
+			value: 'validateForNumber', name: 'Validate for Number', action: 'Validate an e911 address for a number',
+			description: `Check an e911 address for a US number without registering it; ${VERDICT_NOTE}`,
 			fields: [numberField, ...e911Fields(true)],
-			validate: (p) => e911Issues(p, true, true),
+			validate: (p) => e911Issues(p, true),
 			request: (p) => ({ method: 'POST', ...numberPath(p, '/e911/validate'), body: e911Address(p, true), refusalAnswers: isAddressVerdict }),
 			output: (response, p) => validationOutput(response, e164Digits(p.number)),
 		},

@@ -3,71 +3,36 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import type { Params, ResourceSpec, ValidationIssue } from '../../shared/operation';
 import { compact } from '../../shared/params';
 import { isBlank, issues, matches, required } from '../../shared/validation';
-import { asDisplayed, plainDateTime, unwrap, wholesaleList } from '../fields';
+import { asDisplayed, dateField, operation, optionsField, plainDateTime, shownFor, textField, unwrap, wholesaleList } from '../fields';
 import { PORT_MAX_LINES, validatePortSubmission } from '../validation/port';
 import { PORT_CUSTOMER_MAX_LENGTHS } from '../validation/rules';
 
 const GNP_PATH = '/v3/porting/{ACCOUNT}/gnp';
 
+/** The node's name for each field of a submission, for issues found in one written with fields. */
 const PORT_FIELD_LABELS: Record<string, string> = {
-	mbn: 'Main Billing Number',
-	lcp: 'Losing Provider',
-	lcp_cupid: 'Losing Provider',
-	type: 'Port Type',
-	lines: 'Lines',
-	channels: 'Channels',
-	contact_email: 'Contact E-Mail',
-	billing_postcode: 'Billing Postcode',
-	account_number: 'Additional Fields > Account Number',
-	orig_ref: 'Additional Fields > Original Order Reference',
-	port_date: 'Additional Fields > Port Date',
-	customer: 'Customer',
-	numbers: 'Numbers',
+	mbn: 'Main Billing Number', lcp: 'Losing Provider', lcp_cupid: 'Losing Provider', type: 'Port Type', lines: 'Lines', channels: 'Channels',
+	contact_email: 'Contact E-Mail', billing_postcode: 'Billing Postcode', customer: 'Customer', numbers: 'Numbers',
+	account_number: 'Additional Fields > Account Number', orig_ref: 'Additional Fields > Original Order Reference', port_date: 'Additional Fields > Port Date',
 };
 
-const refField: INodeProperties = {
-	displayName: 'Order Reference',
-	name: 'ref',
-	type: 'string',
-	required: true,
-	default: '',
-	description: 'The ref of the port, as Submit or Get Many returned it',
-};
+const refField = textField('Order Reference', 'ref', 'The ref of the port, as Submit or Get Many returned it', { required: true });
 
 const customerFields: INodeProperties[] = [
-	['title', 'Title', 'e.g. Mr'],
-	['forename', 'Forename', ''],
-	['name', 'Surname', 'For a business, the surname of the letter-of-authority signatory'],
-	['company', 'Company', ''],
-	['bussuffix', 'Business Suffix', 'e.g. Ltd'],
-	['premises', 'Premises', 'Number or name of the premises (required)'],
-	['thoroughfare', 'Thoroughfare', 'Street name (required)'],
-	['locality', 'Locality', 'Town (required)'],
-	['postcode', 'Postcode', 'Out-code, space, in-code (required)'],
-	['loa_initial', 'LOA Initial', 'Initial of the letter-of-authority signatory'],
-	['loa_surname', 'LOA Surname', 'Surname of the letter-of-authority signatory'],
+	['title', 'Title', 'e.g. Mr'], ['forename', 'Forename', ''], ['name', 'Surname', 'For a business, the surname of the letter-of-authority signatory'],
+	['company', 'Company', ''], ['bussuffix', 'Business Suffix', 'e.g. Ltd'], ['premises', 'Premises', 'Number or name of the premises (required)'],
+	['thoroughfare', 'Thoroughfare', 'Street name (required)'], ['locality', 'Locality', 'Town (required)'], ['postcode', 'Postcode', 'Out-code, space, in-code (required)'],
+	['loa_initial', 'LOA Initial', 'Initial of the letter-of-authority signatory'], ['loa_surname', 'LOA Surname', 'Surname of the letter-of-authority signatory'],
 ].map(([name, displayName, description]) => {
 	const max = (PORT_CUSTOMER_MAX_LENGTHS as Record<string, number>)[name];
-	return {
-		displayName,
-		name,
-		type: 'string' as const,
-		default: '',
-		description: [description, max ? `at most ${max} characters` : ''].filter(Boolean).join('; '),
-	};
+	return textField(displayName, name, [description, max ? `at most ${max} characters` : ''].filter(Boolean).join('; '));
 });
 
+const withFields = shownFor('mode', 'fields');
+const countField = (displayName: string, name: string): INodeProperties => ({ displayName, name, type: 'number', typeOptions: { minValue: 1, maxValue: PORT_MAX_LINES }, default: 1, ...withFields });
+
 const submissionFields: INodeProperties[] = [
-	{
-		displayName: 'Main Billing Number',
-		name: 'mbn',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: '01632960000',
-		description: 'The main billing number in UK national format (01 or 02); it is added to the numbers as the MBN',
-		displayOptions: { show: { mode: ['fields'] } },
-	},
+	textField('Main Billing Number', 'mbn', 'The main billing number in UK national format (01 or 02); it is added to the numbers as the MBN', { required: true, placeholder: '01632960000', ...withFields }),
 	{
 		displayName: 'Losing Provider Name or ID',
 		name: 'lcp',
@@ -77,42 +42,18 @@ const submissionFields: INodeProperties[] = [
 		default: '',
 		description:
 			'The provider the numbers leave, from the provider list. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		displayOptions: { show: { mode: ['fields'] } },
+		...withFields,
 	},
-	{
-		displayName: 'Port Type',
-		name: 'portType',
-		type: 'options',
-		default: 'single',
-		displayOptions: { show: { mode: ['fields'] } },
-		options: [
-			{ name: 'Single Line', value: 'single', description: 'About 4 working days (14 with more than 10 lines)' },
-			{ name: 'Multi Line', value: 'multi', description: '7 to 17 working days' },
-			{ name: 'Subsequent Single', value: 'sub_single', description: 'Already ported once; about 7 working days' },
-			{ name: 'Subsequent Multi', value: 'sub_multi', description: 'Already ported once; 10 to 25 working days' },
-		],
-	},
-	{ displayName: 'Lines', name: 'lines', type: 'number', typeOptions: { minValue: 1, maxValue: PORT_MAX_LINES }, default: 1, displayOptions: { show: { mode: ['fields'] } } },
-	{ displayName: 'Channels', name: 'channels', type: 'number', typeOptions: { minValue: 1, maxValue: PORT_MAX_LINES }, default: 1, displayOptions: { show: { mode: ['fields'] } } },
-	{
-		displayName: 'Contact E-Mail',
-		name: 'contactEmail',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'porting@example.com',
-		description: 'The submitter\'s address (not the end customer\'s)',
-		displayOptions: { show: { mode: ['fields'] } },
-	},
-	{
-		displayName: 'Billing Postcode',
-		name: 'billingPostcode',
-		type: 'string',
-		required: true,
-		default: '',
-		description: 'Must match the losing provider\'s records',
-		displayOptions: { show: { mode: ['fields'] } },
-	},
+	optionsField('Port Type', 'portType', 'single', [
+		['Single Line', 'single', 'About 4 working days (14 with more than 10 lines)'],
+		['Multi Line', 'multi', '7 to 17 working days'],
+		['Subsequent Single', 'sub_single', 'Already ported once; about 7 working days'],
+		['Subsequent Multi', 'sub_multi', 'Already ported once; 10 to 25 working days'],
+	], withFields),
+	countField('Lines', 'lines'),
+	countField('Channels', 'channels'),
+	textField('Contact E-Mail', 'contactEmail', "The submitter's address (not the end customer's)", { required: true, placeholder: 'porting@example.com', ...withFields }),
+	textField('Billing Postcode', 'billingPostcode', "Must match the losing provider's records", { required: true, ...withFields }),
 	{
 		displayName: 'Customer',
 		name: 'customer',
@@ -120,7 +61,7 @@ const submissionFields: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		description: 'The end customer; premises, thoroughfare, locality and postcode are required',
-		displayOptions: { show: { mode: ['fields'] } },
+		...withFields,
 		options: customerFields,
 	},
 	{
@@ -131,34 +72,15 @@ const submissionFields: INodeProperties[] = [
 		placeholder: 'Add Number',
 		default: {},
 		description: 'Every other number of the installation, with what happens to it',
-		displayOptions: { show: { mode: ['fields'] } },
+		...withFields,
 		options: [
 			{
 				displayName: 'Number',
 				name: 'number',
 				values: [
-					{ displayName: 'Number', name: 'number', type: 'string', default: '', placeholder: '01632960001', description: 'UK national format' },
-					{
-						displayName: 'Type',
-						name: 'type',
-						type: 'options',
-						default: 'associated',
-						options: [
-							{ name: 'Associated', value: 'associated' },
-							{ name: 'Other', value: 'other' },
-						],
-					},
-					{
-						displayName: 'Action',
-						name: 'action',
-						type: 'options',
-						default: 'port',
-						options: [
-							{ name: 'Port', value: 'port' },
-							{ name: 'Retain (Type Other Only)', value: 'retain' },
-							{ name: 'Drop', value: 'drop' },
-						],
-					},
+					textField('Number', 'number', 'UK national format', { placeholder: '01632960001' }),
+					optionsField('Type', 'type', 'associated', [['Associated', 'associated'], ['Other', 'other']]),
+					optionsField('Action', 'action', 'port', [['Port', 'port'], ['Retain (Type Other Only)', 'retain'], ['Drop', 'drop']]),
 				],
 			},
 		],
@@ -169,17 +91,11 @@ const submissionFields: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		displayOptions: { show: { mode: ['fields'] } },
+		...withFields,
 		options: [
-			{ displayName: 'Account Number', name: 'accountNumber', type: 'string', default: '', description: 'With the losing provider, if known' },
-			{
-				displayName: 'Original Order Reference',
-				name: 'origRef',
-				type: 'string',
-				default: '',
-				description: 'For a resubmission of a rejected port: without it the resubmission is treated and billed as a new order',
-			},
-			{ displayName: 'Port Date', name: 'portDate', type: 'dateTime', default: '', description: 'When to port; as soon as possible when empty' },
+			textField('Account Number', 'accountNumber', 'With the losing provider, if known'),
+			textField('Original Order Reference', 'origRef', 'For a resubmission of a rejected port: without it the resubmission is treated and billed as a new order'),
+			dateField('portDate', 'Port Date', 'When to port; as soon as possible when empty'),
 		],
 	},
 	{
@@ -187,7 +103,7 @@ const submissionFields: INodeProperties[] = [
 		name: 'submission',
 		type: 'json',
 		default: '{}',
-		displayOptions: { show: { mode: ['json'] } },
+		...shownFor('mode', 'json'),
 		description: 'The whole GNP submission as the API takes it (mbn, lcp, lcp_cupid, type, lines, channels, customer, numbers, ...)',
 	},
 ];
@@ -204,11 +120,7 @@ export function portSubmission(params: Params): { submission?: IDataObject; issu
 	}
 	const mbn = String(params.mbn ?? '').replace(/\s/g, '');
 	const [cupid, ...nameParts] = String(params.lcp ?? '').split('|');
-	const others = (((params.numbers as IDataObject | undefined)?.number ?? []) as IDataObject[]).map((n) => ({
-		number: String(n.number ?? '').replace(/\s/g, ''),
-		type: n.type,
-		action: n.action,
-	}));
+	const others = (((params.numbers as IDataObject | undefined)?.number ?? []) as IDataObject[]).map((n) => ({ number: String(n.number ?? '').replace(/\s/g, ''), type: n.type, action: n.action }));
 	const numbers = others.some((n) => n.number === mbn) ? others : [{ number: mbn, type: 'mbn', action: 'port' }, ...others];
 	const extra = (params.additionalFields ?? {}) as IDataObject;
 	const customer = compact(Object.fromEntries(Object.entries((params.customer ?? {}) as IDataObject).map(([k, v]) => [k, typeof v === 'string' ? v.trim() : v])));
@@ -223,11 +135,7 @@ export function portSubmission(params: Params): { submission?: IDataObject; issu
 			contact_email: String(params.contactEmail ?? '').trim(),
 			account_number: extra.accountNumber,
 			billing_postcode: String(params.billingPostcode ?? '').trim(),
-			type: params.portType,
-			lines: params.lines,
-			channels: params.channels,
-			customer,
-			numbers,
+			type: params.portType, lines: params.lines, channels: params.channels, customer, numbers,
 		}),
 		issues: [],
 	};
@@ -238,59 +146,33 @@ export const port: ResourceSpec = {
 	name: 'Port',
 	description: 'Bring UK geographic numbers in from another provider (GNP)',
 	operations: [
-		{
-			value: 'get',
-			name: 'Get',
-			action: 'Get a port',
-			description: 'Get one port with its status history (events)',
+		operation({
+			value: 'get', name: 'Get', action: 'Get a port', description: 'Get one port with its status history (events)',
 			fields: [refField],
 			validate: (p) => issues(required('Order Reference', p.ref), matches('Order Reference', String(p.ref ?? '').trim(), /^\d+$/, 'digits only')),
-			request: (p) => ({ method: 'GET', path: `${GNP_PATH}/{ref}`, pathParams: { ref: p.ref } }),
+			path: `${GNP_PATH}/{ref}`,
 			output: (response, p) => ({ ref: String(p.ref).trim(), ...((unwrap(response.body) ?? {}) as IDataObject) }),
-		},
+		}),
+		operation({
+			value: 'getAll', name: 'Get Many', action: 'Get many ports', description: 'List ports that are outstanding or completed in the last 90 days',
+			paging: 'client', path: GNP_PATH, output: wholesaleList('Get many ports', 'a list of ports'),
+		}),
+		operation({
+			value: 'getLosingProviders', name: 'Get Losing Providers', action: 'Get the losing providers', description: 'List the providers a number can be ported from, with their IDs (cupid)',
+			paging: 'client', path: '/v3/porting/{ACCOUNT}/lcps', output: (response) => ((response.body as IDataObject | undefined)?.cps ?? []) as IDataObject[],
+		}),
 		{
-			value: 'getAll',
-			name: 'Get Many',
-			action: 'Get many ports',
-			description: 'List ports that are outstanding or completed in the last 90 days',
-			paging: 'client',
-			request: () => ({ method: 'GET', path: GNP_PATH }),
-			output: wholesaleList('Get many ports', 'a list of ports'),
-		},
-		{
-			value: 'getLosingProviders',
-			name: 'Get Losing Providers',
-			action: 'Get the losing providers',
-			description: 'List the providers a number can be ported from, with their IDs (cupid)',
-			paging: 'client',
-			request: () => ({ method: 'GET', path: '/v3/porting/{ACCOUNT}/lcps' }),
-			output: (response) => ((response.body as IDataObject | undefined)?.cps ?? []) as IDataObject[],
-		},
-		{
-			value: 'submit',
-			name: 'Submit',
-			action: 'Submit a charged number port',
+			value: 'submit', name: 'Submit', action: 'Submit a charged number port',
 			description:
 				'Submit a GNP port of UK geographic numbers. Each submission is charged; a resubmission without the original order reference is billed as a new order. Every rule is checked first.',
-			fields: [
-				{
-					displayName: 'Write With',
-					name: 'mode',
-					type: 'options',
-					default: 'fields',
-					options: [
-						{ name: 'Fields', value: 'fields' },
-						{ name: 'JSON', value: 'json' },
-					],
-				},
-				...submissionFields,
-			],
+			fields: [optionsField('Write With', 'mode', 'fields', [['Fields', 'fields'], ['JSON', 'json']]), ...submissionFields],
 			validate: (p) => {
 				const { submission, issues: found } = portSubmission(p);
 				const checked = submission ? validatePortSubmission(submission) : [];
 				// With fields, name the node's parameters; with JSON, the paths inside it.
 				return [...found, ...(p.mode === 'json' ? checked : asDisplayed(checked, PORT_FIELD_LABELS))];
 			},
+			// Written out, not operation(): a submission's answer is output as it came (no envelope removed).
 			request: (p) => ({ method: 'POST', path: GNP_PATH, body: portSubmission(p).submission }),
 		},
 	],

@@ -2,41 +2,26 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { Params, ResourceSpec, ValidationIssue } from '../../shared/operation';
 import { isBlank } from '../../shared/validation';
-import { e164Digits, numberField, numberIssue, numberPath, wholesaleItems } from '../fields';
+import { e164Digits, firstItem, numberField, numberIssues, numberPath, operation, optionsField, shownFor, textField } from '../fields';
 import { validateNumberConfiguration } from '../validation/routing';
 import { amount } from '../validation/common';
 
-/**
- * Number routing: a configuration of `routing` (required), `options`, `rules` and `meta`.
- * Written with a builder (routes of blocks, each block with only its type's parameters) or as
- * raw JSON; both go through the same validator before anything is sent, because a write
- * changes how live calls are routed at once.
- */
+/** Number routing, written with a builder (routes of blocks) or as JSON; both are validated before a write, which changes live routing at once. */
 
-const showFor = (...types: string[]) => ({ show: { type: types } });
+const showFor = (...types: string[]) => shownFor('type', ...types);
 
-/**
- * Highest stage number of the builder. Stages are tried one after another, each waiting for its
- * timeout, so a real plan has a handful; the cap keeps a mistyped 1e10 from being dropped or
- * costing seconds of work, and leaves room for numbering with gaps (10, 20, 30).
- */
+/** Highest stage of the builder: a real plan has a handful; the cap bounds a mistyped 1e10 and leaves room for gaps (10, 20, 30). */
 export const MAX_STAGE = 100;
 
 const BLOCK_PARAMETERS: INodeProperties[] = [
-	{
-		displayName: 'Type',
-		name: 'type',
-		type: 'options',
-		default: 'sip',
-		options: [
-			{ name: 'Busy', value: 'busy', description: 'Play busy' },
-			{ name: 'Fax', value: 'fax', description: 'Receive faxes by e-mail or HTTP; a fax number has no other block' },
-			{ name: 'PSTN', value: 'pstn', description: 'Forward to a phone number (charged as an outbound call)' },
-			{ name: 'SIP Endpoint', value: 'sip', description: 'Send to a SIP URI' },
-			{ name: 'SIP Registration', value: 'reg', description: 'Send to a registered SIP user; skipped when not registered' },
-			{ name: 'Teams', value: 'teams', description: 'Microsoft Teams, routed from the number' },
-		],
-	},
+	optionsField('Type', 'type', 'sip', [
+		['Busy', 'busy', 'Play busy'],
+		['Fax', 'fax', 'Receive faxes by e-mail or HTTP; a fax number has no other block'],
+		['PSTN', 'pstn', 'Forward to a phone number (charged as an outbound call)'],
+		['SIP Endpoint', 'sip', 'Send to a SIP URI'],
+		['SIP Registration', 'reg', 'Send to a registered SIP user; skipped when not registered'],
+		['Teams', 'teams', 'Microsoft Teams, routed from the number'],
+	]),
 	{
 		displayName: 'Stage',
 		name: 'stage',
@@ -45,73 +30,23 @@ const BLOCK_PARAMETERS: INodeProperties[] = [
 		default: 1,
 		description: `Stages are tried in order; blocks of one stage ring together. 1 to ${MAX_STAGE}; gaps are closed (stages 1 and 5 are sent as the first and second).`,
 	},
-	{
-		displayName: 'Endpoint',
-		name: 'endpoint',
-		type: 'string',
-		default: '',
+	textField('Endpoint', 'endpoint', 'SIP: user@host[:port][;transport=tcp], %e164 or %ukn stand for the number. Fax: an e-mail address or an HTTP POST URL.', {
 		placeholder: '%e164@pbx.example.com:5060',
-		description: 'SIP: user@host[:port][;transport=tcp], %e164 or %ukn stand for the number. Fax: an e-mail address or an HTTP POST URL.',
-		displayOptions: showFor('sip', 'fax'),
-	},
-	{ displayName: 'User', name: 'user', type: 'string', default: '', description: 'The SIP registration user', displayOptions: showFor('reg') },
-	{ displayName: 'Number', name: 'number', type: 'string', default: '', placeholder: '447700900123', description: 'E.164 number to call', displayOptions: showFor('pstn') },
-	{
-		displayName: 'Fax Delivery',
-		name: 'method',
-		type: 'options',
-		default: 'mail',
-		options: [
-			{ name: 'E-Mail', value: 'mail' },
-			{ name: 'HTTP POST', value: 'http' },
-		],
-		displayOptions: showFor('fax'),
-	},
-	{
-		displayName: 'SRTP (SDES)',
-		name: 'sdes',
-		type: 'options',
-		default: '',
-		options: [
-			{ name: 'API Default', value: '' },
-			{ name: 'None', value: 'none', description: 'SIP endpoints only' },
-			{ name: 'Optional', value: 'optional' },
-			{ name: 'Required', value: 'required' },
-		],
-		displayOptions: showFor('sip', 'reg'),
-	},
-	{
-		displayName: 'Opus',
-		name: 'opus',
-		type: 'options',
-		default: '',
-		options: [
-			{ name: 'API Default', value: '' },
-			{ name: 'Always (With G.722 and G.711)', value: 'always' },
-			{ name: 'Never', value: 'never' },
-			{ name: 'Only', value: 'only' },
-		],
-		displayOptions: showFor('sip', 'reg'),
-	},
-	{
-		displayName: 'Zone',
-		name: 'zone',
-		type: 'options',
-		default: '',
-		options: [
-			{ name: 'LON', value: 'lon' },
-			{ name: 'None', value: '' },
-			{ name: 'NY', value: 'ny' },
-			{ name: 'SJ', value: 'sj' },
-			{ name: 'SLO', value: 'slo' },
-		],
+		...showFor('sip', 'fax'),
+	}),
+	textField('User', 'user', 'The SIP registration user', showFor('reg')),
+	textField('Number', 'number', 'E.164 number to call', { placeholder: '447700900123', ...showFor('pstn') }),
+	optionsField('Fax Delivery', 'method', 'mail', [['E-Mail', 'mail'], ['HTTP POST', 'http']], showFor('fax')),
+	optionsField('SRTP (SDES)', 'sdes', '', [['API Default', ''], ['None', 'none', 'SIP endpoints only'], ['Optional', 'optional'], ['Required', 'required']], showFor('sip', 'reg')),
+	optionsField('Opus', 'opus', '', [['API Default', ''], ['Always (With G.722 and G.711)', 'always'], ['Never', 'never'], ['Only', 'only']], showFor('sip', 'reg')),
+	optionsField('Zone', 'zone', '', [['LON', 'lon'], ['None', ''], ['NY', 'ny'], ['SJ', 'sj'], ['SLO', 'slo']], {
 		description: 'Calls entering in this zone go here first; a stage with a zoned endpoint needs one without a zone too',
-		displayOptions: showFor('sip'),
-	},
-	{ displayName: 'Max Cost per Minute', name: 'maxcpm', type: 'string', default: '', description: 'In the billing currency', displayOptions: showFor('pstn') },
-	{ displayName: 'Max Connection Cost', name: 'maxcpc', type: 'string', default: '', description: 'With Max Cost per Minute', displayOptions: showFor('pstn') },
-	{ displayName: 'Caller ID', name: 'cli', type: 'string', default: '', description: 'The CLI presented; the caller\'s by default', displayOptions: showFor('pstn') },
-	{ displayName: 'Trunk', name: 'trunk', type: 'string', default: '', placeholder: '123456-L002', description: 'Trunk for billing and CDRs of the forwarded leg', displayOptions: showFor('pstn') },
+		...showFor('sip'),
+	}),
+	textField('Max Cost per Minute', 'maxcpm', 'In the billing currency', showFor('pstn')),
+	textField('Max Connection Cost', 'maxcpc', 'With Max Cost per Minute', showFor('pstn')),
+	textField('Caller ID', 'cli', "The CLI presented; the caller's by default", showFor('pstn')),
+	textField('Trunk', 'trunk', 'Trunk for billing and CDRs of the forwarded leg', { placeholder: '123456-L002', ...showFor('pstn') }),
 	{ displayName: 'Delay (Seconds)', name: 'delay', type: 'number', typeOptions: { minValue: 0, numberPrecision: 0 }, default: 0, description: 'Wait before this leg starts; 0 for none' },
 	{
 		displayName: 'Timeout (Seconds)',
@@ -120,7 +55,7 @@ const BLOCK_PARAMETERS: INodeProperties[] = [
 		typeOptions: { minValue: 0, numberPrecision: 0 },
 		default: 0,
 		description: 'Seconds to wait for an answer; 0 for the default',
-		displayOptions: showFor('sip', 'reg', 'pstn', 'teams'),
+		...showFor('sip', 'reg', 'pstn', 'teams'),
 	},
 ];
 
@@ -132,23 +67,15 @@ const builderFields: INodeProperties[] = [
 		typeOptions: { multipleValues: true },
 		placeholder: 'Add Route',
 		default: {},
-		displayOptions: { show: { mode: ['builder'] } },
+		...shownFor('mode', 'builder'),
 		description: 'One route per rule; "default" applies when no rule does',
 		options: [
 			{
 				displayName: 'Route',
 				name: 'route',
 				values: [
-					{ displayName: 'Rule', name: 'rule', type: 'string', default: 'default', description: '"default", or the name of a rule defined under Rules (a-z, 0-9 and _)' },
-					{
-						displayName: 'Blocks',
-						name: 'blocks',
-						type: 'fixedCollection',
-						typeOptions: { multipleValues: true },
-						placeholder: 'Add Block',
-						default: {},
-						options: [{ displayName: 'Block', name: 'block', values: BLOCK_PARAMETERS }],
-					},
+					textField('Rule', 'rule', '"default", or the name of a rule defined under Rules (a-z, 0-9 and _)', { default: 'default' }),
+					{ displayName: 'Blocks', name: 'blocks', type: 'fixedCollection', typeOptions: { multipleValues: true }, placeholder: 'Add Block', default: {}, options: [{ displayName: 'Block', name: 'block', values: BLOCK_PARAMETERS }] },
 				],
 			},
 		],
@@ -159,10 +86,10 @@ const builderFields: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Section',
 		default: {},
-		displayOptions: { show: { mode: ['builder'] } },
+		...shownFor('mode', 'builder'),
 		options: [
 			{ displayName: 'Meta (JSON)', name: 'meta', type: 'json', default: '{}', description: 'Free-form data kept with the number (about 512 bytes), not shown in the portal' },
-			{ displayName: 'Meta Key', name: 'metaKey', type: 'string', default: '', description: 'Searchable key of the meta data, at most 40 characters' },
+			textField('Meta Key', 'metaKey', 'Searchable key of the meta data, at most 40 characters'),
 			{ displayName: 'Options (JSON)', name: 'options', type: 'json', default: '{}', description: 'The options section, as the API takes it' },
 			{ displayName: 'Rules (JSON)', name: 'rules', type: 'json', default: '{}', description: 'Time-dependent rules by name, e.g. {"office_hours": [{"dow": [1,2,3,4,5], "time": ["0900","1700"]}]}' },
 		],
@@ -172,7 +99,7 @@ const builderFields: INodeProperties[] = [
 		name: 'configuration',
 		type: 'json',
 		default: '{\n  "routing": {\n    "default": [[{ "type": "sip", "endpoint": "%e164@pbx.example.com" }]]\n  }\n}',
-		displayOptions: { show: { mode: ['json'] } },
+		...shownFor('mode', 'json'),
 		description: 'The whole configuration: routing (required), options, rules, meta',
 	},
 ];
@@ -187,15 +114,10 @@ function parseJson(field: string, value: unknown): { value?: unknown; issue?: Va
 	}
 }
 
-const BLOCK_KEYS = BLOCK_PARAMETERS.map((p) => p.name).filter((name) => name !== 'stage');
-
 /** Amounts the API takes as JSON numbers (the docs' example: `"maxcpm": 0.02`), typed as text in the builder. */
 const AMOUNTS = ['maxcpm', 'maxcpc'];
 
-/**
- * A builder value as the API takes it: numbers as numbers, an amount typed as a number as one
- * (anything else is left as typed, for the validator to name), an E.164 number as digits.
- */
+/** A builder value as the API takes it: numbers as numbers, an amount typed as a number as one (else as typed, for the validator), an E.164 number as digits. */
 function blockValue(parameter: INodeProperties, value: unknown): unknown {
 	if (parameter.type === 'number') return Number(value);
 	if (AMOUNTS.includes(parameter.name)) return amount(value) ?? value;
@@ -208,7 +130,7 @@ function blockOf(block: IDataObject): IDataObject {
 	const out: IDataObject = {};
 	for (const parameter of allowed) {
 		const value = block[parameter.name];
-		if (parameter.name === 'stage' || !BLOCK_KEYS.includes(parameter.name) || isBlank(value)) continue;
+		if (parameter.name === 'stage' || isBlank(value)) continue;
 		if ((parameter.name === 'delay' || parameter.name === 'timeout') && Number(value) === 0) continue;
 		out[parameter.name] = blockValue(parameter, value) as IDataObject[string];
 	}
@@ -266,46 +188,29 @@ export const routing: ResourceSpec = {
 	name: 'Number Routing',
 	description: 'How calls to a number are routed (changes live routing at once)',
 	operations: [
-		{
-			value: 'remove',
-			name: 'Remove Configuration',
-			action: 'Remove number routing, changing live routing',
-			description: 'Remove a number\'s configuration (routing stops), keeping the number on the account. Changes live routing at once.',
-			fields: [numberField],
-			validate: (p) => numberIssue('Number', p.number),
-			request: (p) => ({ method: 'DELETE', ...numberPath(p, '/config'), emptyBody: 'allowed' }),
-			output: wholesaleItems,
-		},
-		{
-			value: 'set',
-			name: 'Set Configuration',
-			action: 'Set number routing, changing live routing',
-			description:
-				'Write a number\'s routing configuration (replaces the current one; checked against every routing rule first). Changes live routing at once.',
+		operation({
+			value: 'remove', name: 'Remove Configuration', action: 'Remove number routing, changing live routing',
+			description: "Remove a number's configuration (routing stops), keeping the number on the account. Changes live routing at once.",
+			fields: [numberField], validate: numberIssues,
+			method: 'DELETE', path: (p) => numberPath(p, '/config'), emptyBody: true,
+		}),
+		operation({
+			value: 'set', name: 'Set Configuration', action: 'Set number routing, changing live routing',
+			description: "Write a number's routing configuration (replaces the current one; checked against every routing rule first). Changes live routing at once.",
 			fields: [
 				numberField,
-				{
-					displayName: 'Write With',
-					name: 'mode',
-					type: 'options',
-					default: 'builder',
-					options: [
-						{ name: 'Builder', value: 'builder', description: 'Routes of SIP, registration, PSTN, Teams, fax and busy blocks' },
-						{ name: 'JSON', value: 'json', description: 'The whole configuration as JSON' },
-					],
-				},
+				optionsField('Write With', 'mode', 'builder', [
+					['Builder', 'builder', 'Routes of SIP, registration, PSTN, Teams, fax and busy blocks'],
+					['JSON', 'json', 'The whole configuration as JSON'],
+				]),
 				...builderFields,
 			],
 			validate: (p, env) => {
 				const { configuration, issues } = configurationOf(p);
-				return [
-					...numberIssue('Number', p.number),
-					...issues,
-					...(configuration ? validateNumberConfiguration(configuration, { accountId: env.variables.ACCOUNT }) : []),
-				];
+				return [...numberIssues(p), ...issues, ...(configuration ? validateNumberConfiguration(configuration, { accountId: env.variables.ACCOUNT }) : [])];
 			},
-			request: (p) => ({ method: 'PUT', ...numberPath(p, '/config'), body: configurationOf(p).configuration }),
-			output: (response, p) => [{ number: e164Digits(p.number), ...(wholesaleItems(response)[0] as object), configuration: configurationOf(p).configuration ?? null }],
-		},
+			method: 'PUT', path: (p) => numberPath(p, '/config'), body: (p) => configurationOf(p).configuration,
+			output: (response, p) => [{ number: e164Digits(p.number), ...firstItem(response), configuration: configurationOf(p).configuration ?? null }],
+		}),
 	],
 };

@@ -2,22 +2,14 @@ import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodePr
 import { NodeOperationError } from 'n8n-workflow';
 
 import { wholesaleVoiceApi } from '../../shared/apis';
-import type { ApiPath, ApiResponse, OperationContext, RequestEnvironment, ResourceSpec } from '../../shared/operation';
+import type { ApiPath, ApiResponse, OperationContext, Params, RequestEnvironment, ResourceSpec } from '../../shared/operation';
 import { UnexpectedAnswer, isRecord } from '../../shared/responseShape';
 import { createClient } from '../../shared/transport/client';
-import { VOICE_PATH, asDisplayed, unwrap, wholesaleItems } from '../fields';
+import { VOICE_PATH, asDisplayed, firstItem, operation, optionsField, textField, unwrap, wholesaleItems } from '../fields';
 import { validateTrunkDeletion, validateTrunkName, validateTrunkType, validateTrunkUpdate } from '../validation/account';
 
 /** A trunk to create: typed, since it does not exist yet. */
-const newTrunkField: INodeProperties = {
-	displayName: 'Trunk Name',
-	name: 'trunk',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: 'L002 or 123456-L002',
-	description: 'The trunk name; the account prefix ({ACCOUNT}-) is added when left out',
-};
+const newTrunkField = textField('Trunk Name', 'trunk', 'The trunk name; the account prefix ({ACCOUNT}-) is added when left out', { required: true, placeholder: 'L002 or 123456-L002' });
 
 /** An existing trunk: picked from the account's trunks, or typed. */
 export const trunkField: INodeProperties = {
@@ -33,18 +25,14 @@ export const trunkField: INodeProperties = {
 	],
 };
 
-/**
- * The trunk list: an array of records or of names, or an object keyed by trunk name (the spec does
- * not show its shape). Anything else (text, null, a number) is an error: a string's characters are
- * not trunks.
- */
-export function trunkRecords(response: ApiResponse, operation = 'Get many trunks'): IDataObject[] {
+/** The trunk list, whose shape the spec does not show: records, names, or an object keyed by name; text, null or a number is an error. */
+export function trunkRecords(response: ApiResponse, label = 'Get many trunks'): IDataObject[] {
 	const body = unwrap(response.body);
 	// A bare name becomes a record; anything else that is no record (null) is passed on as answered, never named "null".
 	if (Array.isArray(body)) {
 		return body.map((entry: unknown) => (typeof entry === 'string' || typeof entry === 'number' ? { name: String(entry) } : (entry as IDataObject)));
 	}
-	if (!isRecord(body)) throw new UnexpectedAnswer(wholesaleVoiceApi.label, operation, body, 'a list of trunks');
+	if (!isRecord(body)) throw new UnexpectedAnswer(wholesaleVoiceApi.label, label, body, 'a list of trunks');
 	return Object.entries(body).map(([name, value]) => (value && typeof value === 'object' ? { name, ...(value as IDataObject) } : { name, value: value as string }));
 }
 
@@ -74,12 +62,9 @@ function trunkPath(value: unknown, environment: RequestEnvironment): ApiPath {
 const NOT_ABOUT_THE_TRUNK = [401, 403, 408, 429];
 
 /**
- * Whether the trunk exists, from the spec's trunk GET. The one PUT both creates and updates, so
- * Create and Update ask first: a mistyped name must not create a trunk with outbound calls on,
- * and Create must not quietly rewrite a trunk that is already there. The spec does not show what
- * the GET answers for a name with no trunk: any other 4xx, a `{success: false}` answer (the
- * transport's error with a 2xx code) or an empty record is none; a refusal of the credential, a
- * rate limit or a 5xx fails the operation as it came.
+ * Whether the trunk exists. One PUT both creates and updates, so Create and Update ask first (a typo must not create
+ * a trunk, Create must not rewrite one). The spec does not show the answer for no trunk: another 4xx, `{success:
+ * false}` (an error with a 2xx code) or an empty record is none; a refused credential, a rate limit or a 5xx fails.
  */
 async function trunkExists(context: OperationContext, value: unknown): Promise<boolean> {
 	return await context.client.request({ method: 'GET', ...trunkPath(value, context.environment) }).then(
@@ -100,11 +85,8 @@ function trunkRefusal(context: OperationContext, message: string, description: s
 }
 
 const LIMIT_CATEGORIES: Array<[string, string]> = [
-	['out', 'Outbound'],
-	['out_international', 'Outbound International'],
-	['out_international_hotspot', 'Outbound International Hotspot'],
-	['out_per_number', 'Outbound per Number'],
-	['in', 'Inbound'],
+	['out', 'Outbound'], ['out_international', 'Outbound International'], ['out_international_hotspot', 'Outbound International Hotspot'],
+	['out_per_number', 'Outbound per Number'], ['in', 'Inbound'],
 ];
 
 const SWITCHES: Array<[string, string, string]> = [
@@ -121,24 +103,14 @@ const updateOptions: INodeProperties = {
 	placeholder: 'Add Option',
 	default: {},
 	options: [
-		{ displayName: 'CLI Format', name: 'cli_format', type: 'string', default: '', description: 'CLI format for inbound calls, as the API names it' },
+		textField('CLI Format', 'cli_format', 'CLI format for inbound calls, as the API names it'),
 		...SWITCHES.map(([name, displayName, description]): INodeProperties => ({ displayName, name, type: 'boolean', default: true, description })),
-		...LIMIT_CATEGORIES.map(([key, label]): INodeProperties => ({
-			displayName: `Concurrent Limit: ${label}`,
-			name: `limit_concurrent_${key}`,
-			type: 'string',
-			default: '',
-			placeholder: '10',
-			description: 'Most concurrent calls; leave empty (or enter null) for no limit',
-		})),
-		...LIMIT_CATEGORIES.filter(([key]) => key.startsWith('out')).map(([key, label]): INodeProperties => ({
-			displayName: `Rate Limit: ${label}`,
-			name: `limit_rate_${key}`,
-			type: 'string',
-			default: '',
-			placeholder: '5/10s',
-			description: 'Calls per duration: calls/12h, calls/10s or calls/1s, e.g. 5/10s; leave empty (or enter null) for no limit',
-		})),
+		...LIMIT_CATEGORIES.map(([key, label]) =>
+			textField(`Concurrent Limit: ${label}`, `limit_concurrent_${key}`, 'Most concurrent calls; leave empty (or enter null) for no limit', { placeholder: '10' }),
+		),
+		...LIMIT_CATEGORIES.filter(([key]) => key.startsWith('out')).map(([key, label]) =>
+			textField(`Rate Limit: ${label}`, `limit_rate_${key}`, 'Calls per duration: calls/12h, calls/10s or calls/1s, e.g. 5/10s; leave empty (or enter null) for no limit', { placeholder: '5/10s' }),
+		),
 	],
 };
 
@@ -163,31 +135,25 @@ const DISPLAY_NAMES: Record<string, string> = Object.fromEntries(
 	(updateOptions.options as INodeProperties[]).map((o) => [o.name, `Options > ${o.displayName}`]),
 );
 
+const trunkNameIssues = (p: Params, env: RequestEnvironment) => validateTrunkName('Trunk Name', trunkName(p.trunk, env), env.variables.ACCOUNT);
+
 export const trunk: ResourceSpec = {
 	value: 'trunk',
 	name: 'Trunk',
 	description: 'SIP trunks: IP-authenticated or username and password',
 	operations: [
 		{
-			value: 'create',
-			name: 'Create',
-			action: 'Create a trunk',
+			value: 'create', name: 'Create', action: 'Create a trunk',
 			description:
 				'Create a trunk, IP-authenticated or with a SIP username and password (a name already in use is refused). The password of an auth trunk is in this output only: store it now.',
 			fields: [
 				newTrunkField,
-				{
-					displayName: 'Type',
-					name: 'type',
-					type: 'options',
-					default: 'auth',
-					options: [
-						{ name: 'Username and Password', value: 'auth', description: 'The SIP password is returned once, in the output of this operation' },
-						{ name: 'IP Address', value: 'IP', description: 'Calls are accepted from the account\'s IP addresses' },
-					],
-				},
+				optionsField('Type', 'type', 'auth', [
+					['Username and Password', 'auth', 'The SIP password is returned once, in the output of this operation'],
+					['IP Address', 'IP', "Calls are accepted from the account's IP addresses"],
+				]),
 			],
-			validate: (p, env) => [...validateTrunkName('Trunk Name', trunkName(p.trunk, env), env.variables.ACCOUNT), ...validateTrunkType('Type', p.type)],
+			validate: (p, env) => [...trunkNameIssues(p, env), ...validateTrunkType('Type', p.type)],
 			run: async (context, p) => {
 				const name = trunkName(p.trunk, context.environment);
 				if (await trunkExists(context, p.trunk)) {
@@ -199,45 +165,29 @@ export const trunk: ResourceSpec = {
 			},
 		},
 		{
-			value: 'delete',
-			name: 'Delete',
-			action: 'Delete a trunk',
-			description: "Delete a trunk; the account's default trunk (the account ID followed by -L001) cannot be deleted",
+			value: 'delete', name: 'Delete', action: 'Delete a trunk', description: "Delete a trunk; the account's default trunk (the account ID followed by -L001) cannot be deleted",
 			fields: [trunkField],
 			validate: (p, env) => validateTrunkDeletion('Trunk Name', trunkName(p.trunk, env), env.variables.ACCOUNT),
 			// A run, not a request: the output names the trunk in full, which needs the account id.
 			run: async (context, p) => {
 				const response = await context.client.request({ method: 'DELETE', ...trunkPath(p.trunk, context.environment), emptyBody: 'allowed' });
-				return [{ ...(wholesaleItems(response)[0] as object), deleted: true, trunk: trunkName(p.trunk, context.environment) }];
+				return [{ ...firstItem(response), deleted: true, trunk: trunkName(p.trunk, context.environment) }];
 			},
 		},
+		operation({
+			value: 'get', name: 'Get', action: 'Get a trunk', description: 'Get one trunk: its type, switches and limits (never its password)',
+			fields: [trunkField], validate: trunkNameIssues, path: (p, env) => trunkPath(p.trunk, env),
+		}),
+		operation({
+			value: 'getAll', name: 'Get Many', action: 'Get many trunks', description: 'List the active trunks of the account (a new trunk may take a moment to appear)',
+			paging: 'client', path: `${VOICE_PATH}/trunks`, output: (response) => trunkRecords(response),
+		}),
 		{
-			value: 'get',
-			name: 'Get',
-			action: 'Get a trunk',
-			description: 'Get one trunk: its type, switches and limits (never its password)',
-			fields: [trunkField],
-			validate: (p, env) => validateTrunkName('Trunk Name', trunkName(p.trunk, env), env.variables.ACCOUNT),
-			request: (p, env) => ({ method: 'GET', ...trunkPath(p.trunk, env) }),
-			output: wholesaleItems,
-		},
-		{
-			value: 'getAll',
-			name: 'Get Many',
-			action: 'Get many trunks',
-			description: 'List the active trunks of the account (a new trunk may take a moment to appear)',
-			paging: 'client',
-			request: () => ({ method: 'GET', path: `${VOICE_PATH}/trunks` }),
-			output: (response) => trunkRecords(response),
-		},
-		{
-			value: 'update',
-			name: 'Update',
-			action: 'Update a trunk',
+			value: 'update', name: 'Update', action: 'Update a trunk',
 			description: 'Switch an existing trunk on or off, inbound or outbound, and set its concurrent and rate limits (a name with no trunk is refused)',
 			fields: [trunkField, updateOptions],
 			validate: (p, env) => [
-				...validateTrunkName('Trunk Name', trunkName(p.trunk, env), env.variables.ACCOUNT),
+				...trunkNameIssues(p, env),
 				...asDisplayed(validateTrunkUpdate(trunkUpdateBody((p.options ?? {}) as IDataObject)), DISPLAY_NAMES),
 				...(Object.keys(p.options ?? {}).length ? [] : [{ field: 'Options', problem: 'no option was chosen', rule: 'add at least one option to change' }]),
 			],
