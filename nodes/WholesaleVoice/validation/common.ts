@@ -8,16 +8,9 @@ export function violation(ruleId: RuleId, field: string, problem: string): Valid
 	return { field, problem, rule: ruleText(ruleId), ruleId };
 }
 
-/**
- * Re-labels a shared check (`maxLength`, `oneOf`, `e164`…) with a catalogue rule: its problem
- * text is kept, its generic rule text is replaced so every message quotes the catalogue.
- */
+/** A shared check (`maxLength`, `oneOf`, `e164`…) under a catalogue rule: its problem kept, its rule text the catalogue's. */
 export function asRule(ruleId: RuleId, check: Check): Check {
 	return check === undefined ? undefined : violation(ruleId, check.field, check.problem);
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** What a value is, for problems such as "it is an array, not an object". */
@@ -31,13 +24,15 @@ export function kindOf(value: unknown): string {
 	return typeof value;
 }
 
-/** Keys that read well after a dot; anything else is quoted in brackets so the path stays unambiguous. */
-const PLAIN_KEY = /^[A-Za-z0-9_-]+$/;
+/** The problem of a whole value that is no object: empty, or of another kind. */
+export function notObject(value: unknown, empty = isBlank(value)): string {
+	return empty ? 'it is empty' : `it is ${kindOf(value)}, not an object`;
+}
 
-/** `routing` + `default` -> `routing.default`; a root of '' gives the key alone; indexes become `[n]`. */
+/** `routing` + `default` -> `routing.default`; a root of '' gives the key alone; indexes become `[n]`; other keys are quoted in brackets. */
 export function childPath(parent: string, key: string | number): string {
 	if (typeof key === 'number') return `${parent}[${key}]`;
-	if (!PLAIN_KEY.test(key)) return `${parent}[${JSON.stringify(key)}]`;
+	if (!/^[A-Za-z0-9_-]+$/.test(key)) return `${parent}[${JSON.stringify(key)}]`;
 	return parent === '' ? key : `${parent}.${key}`;
 }
 
@@ -51,10 +46,7 @@ export function notText(value: unknown): boolean {
 	return !isBlank(value) && !isText(value);
 }
 
-/**
- * A whole number given as a JSON number or as a string of digits (n8n expressions often yield
- * strings); booleans and other types are not numbers even though `Number(true)` is 1.
- */
+/** A whole number as a JSON number or a string of digits (expressions often yield strings); `true` is no number. */
 export function wholeNumber(value: unknown): number | undefined {
 	if (typeof value === 'number') return Number.isInteger(value) ? value : undefined;
 	if (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value)) return Number(value);
@@ -78,56 +70,44 @@ export function wholeNumberAtLeast(ruleId: RuleId, field: string, value: unknown
 	return undefined;
 }
 
-/**
- * The UK postcode pattern used here: out-code (A9, A99, A9A, AA9, AA99, AA9A), exactly one
- * space, in-code (9AA), in capitals. It checks the shape, not that the postcode exists.
- */
-export const UK_POSTCODE = /^[A-Z]{1,2}[0-9][A-Z0-9]? [0-9][A-Z]{2}$/;
+/** A UK postcode's shape (not that it exists): out-code, exactly one space, in-code, in capitals. */
+const UK_POSTCODE = /^[A-Z]{1,2}[0-9][A-Z0-9]? [0-9][A-Z]{2}$/;
 
 export function ukPostcode(ruleId: RuleId, field: string, value: unknown): Check {
-	if (isBlank(value) || !isText(value)) return undefined;
-	const text = String(value);
-	if (UK_POSTCODE.test(text)) return undefined;
+	if (isBlank(value) || !isText(value) || UK_POSTCODE.test(String(value))) return undefined;
 	// Say what to change: the common mistakes are lower case and a missing or doubled space.
-	const compact = text.toUpperCase().replace(/\s+/g, '');
+	const compact = String(value).toUpperCase().replace(/\s+/g, '');
 	const suggestion = `${compact.slice(0, -3)} ${compact.slice(-3)}`;
-	const hint = UK_POSTCODE.test(suggestion) ? `write it as ${suggestion}` : 'it is not a UK postcode';
-	return violation(ruleId, field, `${describeValue(value)}: ${hint}`);
+	return violation(ruleId, field, `${describeValue(value)}: ${UK_POSTCODE.test(suggestion) ? `write it as ${suggestion}` : 'it is not a UK postcode'}`);
 }
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** `YYYY-MM-DD` as a UTC timestamp at midnight, or undefined when the text is not a real date. */
 export function parseDate(text: string): number | undefined {
 	const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-	if (!match) return undefined;
-	return realDateTime(Number(match[1]), Number(match[2]), Number(match[3]), 0, 0, 0);
+	return match ? realDateTime([...match.slice(1).map(Number), 0, 0, 0]) : undefined;
 }
 
 /** `YYYY-MM-DD hh:mm:ss` as a UTC timestamp, or undefined when the text is not a real date and time. */
 export function parseDateTime(text: string): number | undefined {
 	const match = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(text);
-	if (!match) return undefined;
-	const [year, month, day, hour, minute, second] = match.slice(1).map(Number);
-	return realDateTime(year, month, day, hour, minute, second);
+	return match ? realDateTime(match.slice(1).map(Number)) : undefined;
 }
 
 /** Date.UTC rolls 2025-02-30 over to March; a round trip shows whether the parts were real. */
-function realDateTime(year: number, month: number, day: number, hour: number, minute: number, second: number): number | undefined {
+function realDateTime([year, month, day, hour, minute, second]: number[]): number | undefined {
 	if (hour > 23 || minute > 59 || second > 59) return undefined;
 	const time = Date.UTC(year, month - 1, day, hour, minute, second);
 	const date = new Date(time);
 	return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day ? time : undefined;
 }
 
-/** Midnight UTC of the day `days` before `now`'s UTC day: the earliest moment of a "last N days" window. */
-export function windowStart(now: Date, days: number): number {
-	const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-	return today - days * DAY_MS;
-}
-
 export function startOfUtcDay(now: Date): number {
 	return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+}
+
+/** Midnight UTC of the day `days` before `now`'s UTC day: the earliest moment of a "last N days" window. */
+export function windowStart(now: Date, days: number): number {
+	return startOfUtcDay(now) - days * 24 * 60 * 60 * 1000;
 }
 
 export function formatDate(time: number): string {

@@ -1,37 +1,17 @@
 import type { ValidationIssue } from '../../shared/operation';
-import { describeValue, email, isBlank, maxLength, oneOf } from '../../shared/validation';
+import { describeValue, email, isBlank, isPlainObject, issues, maxLength, oneOf, type Check } from '../../shared/validation';
 
-import {
-	asRule,
-	childPath,
-	isPlainObject,
-	isText,
-	kindOf,
-	notText,
-	parseDateTime,
-	ukPostcode,
-	violation,
-	wholeNumberAtLeast,
-} from './common';
+import { asRule, childPath, isText, kindOf, notObject, notText, parseDateTime, ukPostcode, violation, wholeNumberAtLeast } from './common';
 import { PORT_CUSTOMER_MAX_LENGTHS, type RuleId } from './rules';
 
-/**
- * A GNP port submission, `POST /v3/porting/{ACCOUNT}/gnp`. A charge applies to every
- * submission (and a rejected one resubmitted without orig_ref is billed again), so the
- * whole submission is checked before it is sent.
- */
+/** A GNP port submission, `POST /v3/porting/{ACCOUNT}/gnp`: each is charged (a resubmission without orig_ref again), so all is checked first. */
 
 export interface PortSubmissionOptions {
 	/** The time port_date must not precede; injectable for tests. */
 	now?: Date;
 }
 
-/** The field named when the submission as a whole is not an object. */
-export const PORT_FIELD = 'submission';
-
-export const PORT_TYPES = ['single', 'multi', 'sub_single', 'sub_multi'];
-export const PORT_NUMBER_TYPES = ['mbn', 'associated', 'other'];
-export const PORT_NUMBER_ACTIONS = ['port', 'retain', 'drop'];
+const PORT_NUMBER_TYPES = ['mbn', 'associated', 'other'];
 /** The spec sets no maximum of lines or channels: this bounds absurd (charged) values only. */
 export const PORT_MAX_LINES = 10_000;
 
@@ -39,30 +19,22 @@ export const PORT_MAX_LINES = 10_000;
 const TEXT_FIELDS = ['mbn', 'lcp', 'contact_email', 'account_number', 'billing_postcode'] as const;
 const CUSTOMER_MANDATORY: readonly string[] = ['premises', 'thoroughfare', 'locality', 'postcode'];
 
-/**
- * The spec writes the mbn as 01xxxxxxxxx; 02 numbers are geographic too, and a few 01 areas
- * (e.g. 016977) have 10-digit numbers, so 10 or 11 digits are accepted.
- */
+/** The spec writes the mbn 01xxxxxxxxx; 02 numbers are geographic too, and a few 01 areas (016977) have 10 digits. */
 const MBN = /^0[12]\d{8,9}$/;
 /** UK national format: the trunk prefix 0 and 9 or 10 digits. */
 const UK_NATIONAL = /^0\d{9,10}$/;
 
 /** Why a well-formed UK number cannot be ported by this endpoint, or undefined when it can (01, 02). */
-export function gnpRangeProblem(number: string): string | undefined {
+function gnpRangeProblem(number: string): string | undefined {
 	if (/^0[12]/.test(number)) return undefined;
-	if (/^07[1-9]/.test(number)) {
-		return `${number} is a UK mobile number: port it with an MNP port, which needs a PAC (valid 30 days)`;
-	}
+	if (/^07[1-9]/.test(number)) return `${number} is a UK mobile number: port it with an MNP port, which needs a PAC (valid 30 days)`;
 	if (/^0(70|9)/.test(number)) return `${number} is a premium-rate number: it cannot be ported by API`;
 	if (/^0(3|8[457])/.test(number)) return `${number} is a non-geographic number: it cannot be ported by API`;
 	return `${number} is not a UK geographic (01, 02) number, the only kind ported by GNP`;
 }
 
 export function validatePortSubmission(submission: unknown, options: PortSubmissionOptions = {}): ValidationIssue[] {
-	if (!isPlainObject(submission)) {
-		const problem = isBlank(submission) ? 'it is empty' : `it is ${kindOf(submission)}, not an object`;
-		return [violation('port.object', PORT_FIELD, problem)];
-	}
+	if (!isPlainObject(submission)) return [violation('port.object', 'submission', notObject(submission))];
 	const now = options.now ?? new Date();
 	const found: ValidationIssue[] = [];
 	const add = (issue: ValidationIssue | undefined) => {
@@ -88,9 +60,9 @@ export function validatePortSubmission(submission: unknown, options: PortSubmiss
 			: violation('port.mbn.form', 'mbn', `${describeValue(mbn)} is not a UK geographic number in national format${spacesHint(mbn)}`);
 	});
 
-	add(origRef(submission.orig_ref));
+	add(numberOrDigits('port.orig_ref.form', 'orig_ref', submission.orig_ref, Infinity, /^\d+$/, 'an order reference'));
 	unlessNotText('lcp', () => (isBlank(submission.lcp) ? violation('port.lcp.required', 'lcp', 'it is empty') : undefined));
-	add(lcpCupid(submission.lcp_cupid));
+	add(numberOrDigits('port.lcp_cupid.form', 'lcp_cupid', submission.lcp_cupid, 999, /^\d{3}$/, 'a cupid'));
 	add(portDate(submission.port_date, now));
 	unlessNotText('contact_email', () => asRule('port.contact_email.form', email('contact_email', submission.contact_email)));
 	unlessNotText('billing_postcode', () =>
@@ -98,7 +70,7 @@ export function validatePortSubmission(submission: unknown, options: PortSubmiss
 			? violation('port.billing_postcode.required', 'billing_postcode', 'it is empty')
 			: ukPostcode('port.billing_postcode.form', 'billing_postcode', submission.billing_postcode),
 	);
-	add(asRule('port.type', oneOf('type', submission.type, PORT_TYPES)));
+	add(asRule('port.type', oneOf('type', submission.type, ['single', 'multi', 'sub_single', 'sub_multi'])));
 	add(wholeNumberAtLeast('port.lines', 'lines', submission.lines, 1, PORT_MAX_LINES));
 	add(wholeNumberAtLeast('port.channels', 'channels', submission.channels, 1, PORT_MAX_LINES));
 
@@ -113,37 +85,23 @@ function spacesHint(value: unknown): string {
 	return /\s|[-().]/.test(String(value).trim()) ? ' (write the digits only, without spaces or punctuation)' : '';
 }
 
-function origRef(value: unknown): ValidationIssue | undefined {
+/** A whole number up to `max`, or a string of digits `digits` matches: blank is left to the required rules. */
+function numberOrDigits(ruleId: RuleId, field: string, value: unknown, max: number, digits: RegExp, what: string): Check {
 	if (isBlank(value)) return undefined;
-	const valid =
-		typeof value === 'number' ? Number.isInteger(value) && value >= 0 : typeof value === 'string' && /^\d+$/.test(value.trim());
-	return valid
-		? undefined
-		: violation('port.orig_ref.form', 'orig_ref', `${describeValue(value)} is not an order reference`);
-}
-
-function lcpCupid(value: unknown): ValidationIssue | undefined {
-	if (isBlank(value)) return undefined;
-	const valid =
-		typeof value === 'number' ? Number.isInteger(value) && value >= 0 && value <= 999 : typeof value === 'string' && /^\d{3}$/.test(value.trim());
-	return valid ? undefined : violation('port.lcp_cupid.form', 'lcp_cupid', `${describeValue(value)} is not a cupid`);
+	const valid = typeof value === 'number' ? Number.isInteger(value) && value >= 0 && value <= max : typeof value === 'string' && digits.test(value.trim());
+	return valid ? undefined : violation(ruleId, field, `${describeValue(value)} is not ${what}`);
 }
 
 /** The spec gives no time zone; the date is read as UTC, which is at most an hour off UK time. */
-function portDate(value: unknown, now: Date): ValidationIssue | undefined {
+function portDate(value: unknown, now: Date): Check {
 	if (isBlank(value)) return undefined;
 	const time = isText(value) ? parseDateTime(String(value).trim()) : undefined;
-	if (time === undefined) {
-		return violation('port.port_date.form', 'port_date', `${describeValue(value)} is not a date-time YYYY-MM-DD hh:mm:ss`);
-	}
+	if (time === undefined) return violation('port.port_date.form', 'port_date', `${describeValue(value)} is not a date-time YYYY-MM-DD hh:mm:ss`);
 	return time < now.getTime() ? violation('port.port_date.not-past', 'port_date', `${String(value).trim()} is in the past`) : undefined;
 }
 
 function validateCustomer(customer: unknown): ValidationIssue[] {
-	if (!isPlainObject(customer)) {
-		const problem = isBlank(customer) ? 'it is empty' : `it is ${kindOf(customer)}, not an object`;
-		return [violation('port.customer.required', 'customer', problem)];
-	}
+	if (!isPlainObject(customer)) return [violation('port.customer.required', 'customer', notObject(customer))];
 	const found: ValidationIssue[] = [];
 	for (const key of Object.keys(PORT_CUSTOMER_MAX_LENGTHS) as Array<keyof typeof PORT_CUSTOMER_MAX_LENGTHS>) {
 		const field = childPath('customer', key);
@@ -161,80 +119,51 @@ function validateCustomer(customer: unknown): ValidationIssue[] {
 	return found;
 }
 
+/** The number of an entry: in national format, and of a kind GNP ports. */
+function entryNumberIssue(value: unknown, number: string, field: string): Check {
+	if (number === '') return violation('port.number.national-format', field, isBlank(value) ? 'it is empty' : `it is ${kindOf(value)}, not a number in national format`);
+	if (!UK_NATIONAL.test(number)) return violation('port.number.national-format', field, `${describeValue(value)} is not a UK number in national format${spacesHint(number)}`);
+	const rangeProblem = gnpRangeProblem(number);
+	return rangeProblem ? violation('port.number.gnp-range', field, rangeProblem) : undefined;
+}
+
 function validateNumbers(numbers: unknown, mbn: string | undefined): ValidationIssue[] {
 	if (!Array.isArray(numbers) || numbers.length === 0) {
-		const problem = Array.isArray(numbers)
-			? 'it is an empty list'
-			: isBlank(numbers)
-				? 'it is empty'
-				: `it is ${kindOf(numbers)}, not an array`;
+		const problem = Array.isArray(numbers) ? 'it is an empty list' : isBlank(numbers) ? 'it is empty' : `it is ${kindOf(numbers)}, not an array`;
 		return [violation('port.numbers.required', 'numbers', problem)];
 	}
 	const found: ValidationIssue[] = [];
 	const firstIndexOf = new Map<string, number>();
 	const mbnEntries: number[] = [];
 
-	numbers.forEach((entry, index) => {
+	for (const [index, entry] of numbers.entries()) {
 		const path = childPath('numbers', index);
 		if (!isPlainObject(entry)) {
 			found.push(violation('port.number.object', path, `it is ${kindOf(entry)}, not an object`));
-			return;
+			continue;
 		}
 		const at = (key: string) => childPath(path, key);
 		const number = isText(entry.number) ? String(entry.number).trim() : '';
-
-		if (number === '') {
-			const problem = isBlank(entry.number) ? 'it is empty' : `it is ${kindOf(entry.number)}, not a number in national format`;
-			found.push(violation('port.number.national-format', at('number'), problem));
-		} else if (!UK_NATIONAL.test(number)) {
-			found.push(
-				violation(
-					'port.number.national-format',
-					at('number'),
-					`${describeValue(entry.number)} is not a UK number in national format${spacesHint(number)}`,
-				),
-			);
-		} else {
-			const rangeProblem = gnpRangeProblem(number);
-			if (rangeProblem) found.push(violation('port.number.gnp-range', at('number'), rangeProblem));
-		}
-
-		if (number !== '') {
-			const first = firstIndexOf.get(number);
-			if (first === undefined) firstIndexOf.set(number, index);
-			else found.push(violation('port.numbers.unique', at('number'), `${number} is also numbers[${first}]`));
-		}
-
 		const { type, action } = entry;
+		const first = firstIndexOf.get(number);
+		if (number !== '' && first === undefined) firstIndexOf.set(number, index);
+		if (type === 'mbn') mbnEntries.push(index);
 		found.push(
-			...[
-				isBlank(type)
-					? violation('port.number.type', at('type'), 'it is empty')
-					: asRule('port.number.type', oneOf(at('type'), type, PORT_NUMBER_TYPES)),
-				isBlank(action)
-					? violation('port.number.action', at('action'), 'it is empty')
-					: asRule('port.number.action', oneOf(at('action'), action, PORT_NUMBER_ACTIONS)),
+			...issues(
+				entryNumberIssue(entry.number, number, at('number')),
+				number !== '' && first !== undefined ? violation('port.numbers.unique', at('number'), `${number} is also numbers[${first}]`) : undefined,
+				isBlank(type) ? violation('port.number.type', at('type'), 'it is empty') : asRule('port.number.type', oneOf(at('type'), type, PORT_NUMBER_TYPES)),
+				isBlank(action) ? violation('port.number.action', at('action'), 'it is empty') : asRule('port.number.action', oneOf(at('action'), action, ['port', 'retain', 'drop'])),
 				action === 'retain' && PORT_NUMBER_TYPES.includes(String(type)) && type !== 'other'
 					? violation('port.number.retain-only-other', at('action'), `a number of type ${String(type)} cannot be retained`)
 					: undefined,
-			].filter((issue): issue is ValidationIssue => issue !== undefined),
+				type === 'mbn' && mbn !== undefined && number !== '' && number !== mbn ? violation('port.numbers.mbn-matches', at('number'), `${number} is not the mbn ${mbn}`) : undefined,
+			),
 		);
-
-		if (type === 'mbn') {
-			mbnEntries.push(index);
-			if (mbn !== undefined && number !== '' && number !== mbn) {
-				found.push(violation('port.numbers.mbn-matches', at('number'), `${number} is not the mbn ${mbn}`));
-			}
-		}
-	});
-
-	if (mbnEntries.length === 0) {
-		found.push(violation('port.numbers.one-mbn', 'numbers', 'no number has type mbn'));
 	}
+	if (mbnEntries.length === 0) found.push(violation('port.numbers.one-mbn', 'numbers', 'no number has type mbn'));
 	for (const index of mbnEntries.slice(1)) {
-		found.push(
-			violation('port.numbers.one-mbn', childPath(childPath('numbers', index), 'type'), `numbers[${mbnEntries[0]}] already has type mbn`),
-		);
+		found.push(violation('port.numbers.one-mbn', childPath(childPath('numbers', index), 'type'), `numbers[${mbnEntries[0]}] already has type mbn`));
 	}
 	return found;
 }

@@ -1,64 +1,29 @@
 import type { ValidationIssue } from '../../shared/operation';
-import { describeValue, isBlank, maxLength } from '../../shared/validation';
+import { describeValue, isBlank, isPlainObject, issues, maxLength, type Check } from '../../shared/validation';
 
-import { asRule, isPlainObject, kindOf, notText, ukPostcode, violation } from './common';
+import { asRule, kindOf, notObject, notText, ukPostcode, violation } from './common';
 import { UK999_MAX_LENGTHS, type RuleId } from './rules';
 
-/**
- * Emergency-services (999) address data of a UK number, `PUT .../allocated/{NUMBER}/999`.
- * A charge applies to each submission, so everything the field table states is checked first.
- */
+/** 999 address data of a UK number, `PUT .../allocated/{NUMBER}/999`: each submission is charged, so every rule of the field table is checked first. */
 
 export type EndUserKind = 'individual' | 'business';
 
-/** The field named when the data as a whole is not an object. */
-export const UK999_FIELD = 'address';
-
-export const UK999_MANDATORY = ['name', 'premises', 'thoroughfare', 'locality', 'postcode'] as const;
-const INDIVIDUAL_ONLY = ['title', 'forename'] as const;
-const BUSINESS_ONLY = ['bussuffix'] as const;
-
-type Uk999Field = keyof typeof UK999_MAX_LENGTHS;
+const UK999_MANDATORY: readonly string[] = ['name', 'premises', 'thoroughfare', 'locality', 'postcode'];
 
 export function validateUk999(data: unknown, kind: EndUserKind): ValidationIssue[] {
-	if (!isPlainObject(data)) {
-		const problem = isBlank(data) ? 'it is empty' : `it is ${kindOf(data)}, not an object`;
-		return [violation('uk999.object', UK999_FIELD, problem)];
-	}
-	const found: ValidationIssue[] = [];
-	const add = (issue: ValidationIssue | undefined) => {
-		if (issue) found.push(issue);
-	};
-
-	for (const field of Object.keys(UK999_MAX_LENGTHS) as Uk999Field[]) {
+	if (!isPlainObject(data)) return [violation('uk999.object', 'address', notObject(data))];
+	const found: Check[] = (Object.keys(UK999_MAX_LENGTHS) as Array<keyof typeof UK999_MAX_LENGTHS>).map((field) => {
 		const value = data[field];
-		if (notText(value)) {
-			add(violation('uk999.field-text', field, `it is ${kindOf(value)}, not text`));
-			continue;
-		}
-		if ((UK999_MANDATORY as readonly string[]).includes(field) && isBlank(value)) {
-			add(violation('uk999.mandatory', field, 'it is empty'));
-			continue;
-		}
+		if (notText(value)) return violation('uk999.field-text', field, `it is ${kindOf(value)}, not text`);
+		if (UK999_MANDATORY.includes(field) && isBlank(value)) return violation('uk999.mandatory', field, 'it is empty');
 		const maxLengthRule: RuleId = `uk999.${field}.max-length`;
-		add(asRule(maxLengthRule, maxLength(field, value, UK999_MAX_LENGTHS[field])));
-	}
-
+		return asRule(maxLengthRule, maxLength(field, value, UK999_MAX_LENGTHS[field]));
+	});
 	// Title and forename describe a person; a business is named by name + bussuffix.
-	if (kind === 'business') {
-		for (const field of INDIVIDUAL_ONLY) {
-			if (!isBlank(data[field])) {
-				add(violation('uk999.individual-only', field, `${describeValue(data[field])} is given for a business end user`));
-			}
-		}
-	} else {
-		for (const field of BUSINESS_ONLY) {
-			if (!isBlank(data[field])) {
-				add(violation('uk999.business-only', field, `${describeValue(data[field])} is given for an individual end user`));
-			}
-		}
+	const [others, ruleId, endUser]: [string[], RuleId, string] = kind === 'business' ? [['title', 'forename'], 'uk999.individual-only', 'a business'] : [['bussuffix'], 'uk999.business-only', 'an individual'];
+	for (const field of others) {
+		if (!isBlank(data[field])) found.push(violation(ruleId, field, `${describeValue(data[field])} is given for ${endUser} end user`));
 	}
-
-	if (!found.some((issue) => issue.field === 'postcode')) add(ukPostcode('uk999.postcode.form', 'postcode', data.postcode));
-	return found;
+	if (!found.some((issue) => issue?.field === 'postcode')) found.push(ukPostcode('uk999.postcode.form', 'postcode', data.postcode));
+	return issues(found);
 }
