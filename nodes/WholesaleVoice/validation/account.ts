@@ -1,101 +1,52 @@
 import type { ValidationIssue } from '../../shared/operation';
 import { describeValue, e164, email, hasControlCharacter, httpUrl, isBlank, issues, oneOf, type Check } from '../../shared/validation';
 
-import {
-	asRule,
-	formatDate,
-	isText,
-	parseDate,
-	parseDateTime,
-	startOfUtcDay,
-	violation,
-	wholeNumber,
-	wholeNumberAtLeast,
-	windowStart,
-} from './common';
+import { asRule, formatDate, isText, parseDate, parseDateTime, startOfUtcDay, violation, wholeNumber, wholeNumberAtLeast, windowStart } from './common';
 import type { RuleId } from './rules';
 
-/**
- * Small rules of the account, voice, trunk, report, notification and SMS requests. Each
- * function takes the field names the node shows, so issues point at the right parameter.
- */
+/** Small rules of the account, voice, trunk, report, notification and SMS requests; each takes the field names the node shows. */
 
-export const ACCOUNT_TYPES = ['developer', 'startup', 'virtual_interconnect', 'managed_interconnect'] as const;
 const INTERCONNECT_TYPES: readonly string[] = ['virtual_interconnect', 'managed_interconnect'];
 
 /**
- * `PUT /v3/accounts/{ACCOUNT}/type`. The spec allows only developer -> startup online; whether
- * startup may go back to developer is not shown, so it is refused rather than guessed.
- * `currentType`, when the node knows it (from GET type), lets the check refuse a non-developer account.
+ * `PUT /v3/accounts/{ACCOUNT}/type`: only developer -> startup online (startup back to developer is not shown, so refused);
+ * `currentType`, when known (from GET type), refuses a non-developer account.
  */
 export function validateAccountTypeChange(field: string, requested: unknown, currentType?: unknown): ValidationIssue[] {
 	if (isBlank(requested)) return [violation('account-type.value', field, 'it is empty')];
 	const type = String(requested);
-	if (!(ACCOUNT_TYPES as readonly string[]).includes(type)) {
-		return [violation('account-type.value', field, `${describeValue(requested)} is not an account type`)];
-	}
-	if (INTERCONNECT_TYPES.includes(type)) {
-		return [violation('account-type.interconnect-not-selectable', field, `${type} is arranged with the supplier, not selected by API`)];
-	}
-	if (type !== 'startup') {
-		return [violation('account-type.developer-to-startup-only', field, `${type} cannot be selected online`)];
-	}
-	if (!isBlank(currentType) && currentType !== 'developer') {
-		return [
-			violation(
-				'account-type.developer-to-startup-only',
-				field,
-				`the account is ${String(currentType)}; only a developer account can change to startup online`,
-			),
-		];
-	}
-	return [];
+	if (!['developer', 'startup', ...INTERCONNECT_TYPES].includes(type)) return [violation('account-type.value', field, `${describeValue(requested)} is not an account type`)];
+	if (INTERCONNECT_TYPES.includes(type)) return [violation('account-type.interconnect-not-selectable', field, `${type} is arranged with the supplier, not selected by API`)];
+	if (type !== 'startup') return [violation('account-type.developer-to-startup-only', field, `${type} cannot be selected online`)];
+	if (isBlank(currentType) || currentType === 'developer') return [];
+	return [violation('account-type.developer-to-startup-only', field, `the account is ${String(currentType)}; only a developer account can change to startup online`)];
 }
 
-/**
- * `PUT /v3/voice/{ACCOUNT}/limits` for a dedicated channel allocation. `channelAllocation` is
- * the account's `channel_allocation` (from GET limits); without it the total cannot be checked.
- */
+/** `PUT /v3/voice/{ACCOUNT}/limits` for a dedicated allocation; without the account's `channel_allocation` the total is not checked. */
 export function validateChannelLimits(limitIn: unknown, limitOut: unknown, channelAllocation?: unknown): ValidationIssue[] {
 	const limit = (field: string, value: unknown): Check =>
-		isBlank(value)
-			? violation('channel-limits.whole-number', field, 'it is empty')
-			: wholeNumberAtLeast('channel-limits.whole-number', field, value, 0);
+		isBlank(value) ? violation('channel-limits.whole-number', field, 'it is empty') : wholeNumberAtLeast('channel-limits.whole-number', field, value, 0);
 	const found = issues(limit('limit_concurrent_in', limitIn), limit('limit_concurrent_out', limitOut));
 	const inbound = wholeNumber(limitIn);
 	const outbound = wholeNumber(limitOut);
 	const allocation = wholeNumber(channelAllocation);
-	if (found.length === 0 && inbound !== undefined && outbound !== undefined && allocation !== undefined) {
-		if (inbound + outbound !== allocation) {
-			found.push(
-				violation(
-					'channel-limits.total',
-					'limit_concurrent_in',
-					`${inbound} in + ${outbound} out = ${inbound + outbound}, but the channel allocation is ${allocation}`,
-				),
-			);
-		}
+	if (found.length === 0 && inbound !== undefined && outbound !== undefined && allocation !== undefined && inbound + outbound !== allocation) {
+		found.push(violation('channel-limits.total', 'limit_concurrent_in', `${inbound} in + ${outbound} out = ${inbound + outbound}, but the channel allocation is ${allocation}`));
 	}
 	return found;
 }
 
-/**
- * A trunk name, `{ACCOUNT}-{name}`. With the account id the prefix must be this account's;
- * without it any alphanumeric account part is accepted. The name goes into a URL path, so
- * spaces and slashes are refused.
- */
 /** The name after `{ACCOUNT}-`: anything a trunk could be called, but not what cannot travel as one path segment. */
 const TRUNK_NAME = /^(?!\.+$)[^\s/?#%\\]+$/;
 
+/** A trunk name, `{ACCOUNT}-{name}`: with the account id, this account's prefix; without, any alphanumeric account part. */
 export function validateTrunkName(field: string, name: unknown, accountId?: string): ValidationIssue[] {
 	if (isBlank(name)) return [violation('trunk.name.form', field, 'it is empty')];
 	if (!isText(name)) return [violation('trunk.name.form', field, `${describeValue(name)} is not a trunk name`)];
 	const text = String(name).trim();
 	if (!isBlank(accountId)) {
 		const prefix = `${String(accountId).trim()}-`;
-		if (!text.startsWith(prefix)) {
-			return [violation('trunk.name.form', field, `"${text}" does not start with this account's id ${prefix}`)];
-		}
+		if (!text.startsWith(prefix)) return [violation('trunk.name.form', field, `"${text}" does not start with this account's id ${prefix}`)];
 		return TRUNK_NAME.test(text.slice(prefix.length)) && !hasControlCharacter(text)
 			? []
 			: [violation('trunk.name.form', field, `${describeValue(text)} has no name after ${prefix}, or one with spaces, slashes, ? # % \\ or control characters, or only dots`)];
@@ -115,9 +66,7 @@ export function validateTrunkDeletion(field: string, name: unknown, accountId?: 
 	const nameIssues = validateTrunkName(field, name, accountId);
 	if (nameIssues.length > 0) return nameIssues;
 	// Compared without case: refusing a harmless variant costs nothing, deleting the default trunk would.
-	return /-L001$/i.test(String(name).trim())
-		? [violation('trunk.default-not-deletable', field, `${String(name).trim()} is the default IP-authenticated trunk`)]
-		: [];
+	return /-L001$/i.test(String(name).trim()) ? [violation('trunk.default-not-deletable', field, `${String(name).trim()} is the default IP-authenticated trunk`)] : [];
 }
 
 const RATE_LIMIT = /^(\d+)\/(12h|10s|1s)$/;
@@ -126,9 +75,7 @@ const RATE_LIMIT = /^(\d+)\/(12h|10s|1s)$/;
 export function validateTrunkRateLimit(field: string, value: unknown): ValidationIssue[] {
 	if (isBlank(value)) return [];
 	const match = typeof value === 'string' ? RATE_LIMIT.exec(value.trim()) : null;
-	if (!match) {
-		return [violation('trunk.rate-limit.form', field, `${describeValue(value)} is not calls/12h, calls/10s or calls/1s`)];
-	}
+	if (!match) return [violation('trunk.rate-limit.form', field, `${describeValue(value)} is not calls/12h, calls/10s or calls/1s`)];
 	return Number(match[1]) >= 1 ? [] : [violation('trunk.rate-limit.form', field, 'a rate of 0 calls; disable the trunk with enabled_out = 0 instead')];
 }
 
@@ -136,25 +83,15 @@ const TRUNK_SWITCHES = ['enabled', 'enable_in', 'enabled_out'];
 /** Booleans are accepted because n8n boolean fields give them; the node sends 1 or 0. */
 const SWITCH_VALUES: readonly unknown[] = [0, 1, '0', '1', true, false];
 
-/**
- * The update options of `PUT /v3/voice/{ACCOUNT}/trunks/{TRUNK}` (all optional). Options the
- * spec does not describe (cli_format and any after it) are passed through unchecked.
- */
+/** The (optional) update options of `PUT /v3/voice/{ACCOUNT}/trunks/{TRUNK}`; those the spec does not describe (cli_format) pass unchecked. */
 export function validateTrunkUpdate(options: Record<string, unknown>): ValidationIssue[] {
-	const found: ValidationIssue[] = [];
-	for (const [key, value] of Object.entries(options)) {
-		if (TRUNK_SWITCHES.includes(key)) {
-			if (!isBlank(value) && !SWITCH_VALUES.includes(value)) {
-				found.push(violation('trunk.switch', key, `${describeValue(value)} is not 1 or 0`));
-			}
-		} else if (key.startsWith('limit_concurrent_')) {
-			const issue = wholeNumberAtLeast('trunk.concurrent-limit', key, value, 0);
-			if (issue) found.push(issue);
-		} else if (key.startsWith('limit_rate_')) {
-			found.push(...validateTrunkRateLimit(key, value));
-		}
-	}
-	return found;
+	return issues(
+		...Object.entries(options).map(([key, value]): Check[] => {
+			if (TRUNK_SWITCHES.includes(key)) return isBlank(value) || SWITCH_VALUES.includes(value) ? [] : [violation('trunk.switch', key, `${describeValue(value)} is not 1 or 0`)];
+			if (key.startsWith('limit_concurrent_')) return [wholeNumberAtLeast('trunk.concurrent-limit', key, value, 0)];
+			return key.startsWith('limit_rate_') ? validateTrunkRateLimit(key, value) : [];
+		}),
+	);
 }
 
 const LATEST_COUNTS = {
@@ -167,51 +104,31 @@ export function validateLatestCount(field: string, value: unknown, list: keyof t
 	const { ruleId, counts } = LATEST_COUNTS[list];
 	if (isBlank(value)) return [violation(ruleId, field, 'it is empty')];
 	const count = wholeNumber(value);
-	return count !== undefined && (counts as readonly number[]).includes(count)
-		? []
-		: [violation(ruleId, field, `${describeValue(value)} is not one of ${counts.join(', ')}`)];
+	return count !== undefined && (counts as readonly number[]).includes(count) ? [] : [violation(ruleId, field, `${describeValue(value)} is not one of ${counts.join(', ')}`)];
 }
 
-export const REPORT_WINDOW_DAYS = 90;
-export const CDR_WINDOW_DAYS = 90;
-export const NOTIFICATION_HISTORY_WINDOW_DAYS = 60;
-
-/**
- * A report or inline-CDR date, `YYYY-MM-DD`; blank means today. "Within the last 90 days" is
- * read in whole UTC days: from 90 days before today up to today.
- */
+/** A report or inline-CDR date, `YYYY-MM-DD` (blank: today), within the last 90 whole UTC days: from 90 days before today up to today. */
 export function validateReportDate(field: string, value: unknown, now: Date = new Date()): ValidationIssue[] {
 	if (isBlank(value)) return [];
 	const time = isText(value) ? parseDate(String(value).trim()) : undefined;
 	if (time === undefined) return [violation('reports.date.form', field, `${describeValue(value)} is not a date YYYY-MM-DD`)];
-	const earliest = windowStart(now, REPORT_WINDOW_DAYS);
-	if (time < earliest) {
-		return [violation('reports.date.window', field, `${String(value).trim()} is before ${formatDate(earliest)}`)];
-	}
-	if (time > startOfUtcDay(now)) {
-		return [violation('reports.date.window', field, `${String(value).trim()} is in the future`)];
-	}
-	return [];
+	const earliest = windowStart(now, 90);
+	if (time < earliest) return [violation('reports.date.window', field, `${String(value).trim()} is before ${formatDate(earliest)}`)];
+	return time > startOfUtcDay(now) ? [violation('reports.date.window', field, `${String(value).trim()} is in the future`)] : [];
 }
 
 /** Inline CDRs: `date_start` and `date_end` (`YYYY-MM-DD hh:mm:ss`) within the last 90 days. */
 export function validateCdrPeriod(dateStart: unknown, dateEnd: unknown, now: Date = new Date()): ValidationIssue[] {
-	return validatePeriod(dateStart, dateEnd, CDR_WINDOW_DAYS, 'date-time.cdr-window', now);
+	return validatePeriod(dateStart, dateEnd, 90, 'date-time.cdr-window', now);
 }
 
 /** Notification history: `date_start` at most 60 days ago, `date_end` after it. */
 export function validateNotificationHistoryPeriod(dateStart: unknown, dateEnd: unknown, now: Date = new Date()): ValidationIssue[] {
-	return validatePeriod(dateStart, dateEnd, NOTIFICATION_HISTORY_WINDOW_DAYS, 'date-time.notification-history-window', now);
+	return validatePeriod(dateStart, dateEnd, 60, 'date-time.notification-history-window', now);
 }
 
 /** Each bound that is given must be well formed and inside the window; given both, start comes first. */
-function validatePeriod(
-	dateStart: unknown,
-	dateEnd: unknown,
-	windowDays: number,
-	windowRule: RuleId,
-	now: Date,
-): ValidationIssue[] {
+function validatePeriod(dateStart: unknown, dateEnd: unknown, windowDays: number, windowRule: RuleId, now: Date): ValidationIssue[] {
 	const earliest = windowStart(now, windowDays);
 	const found: ValidationIssue[] = [];
 	const bound = (field: string, value: unknown): number | undefined => {
@@ -221,9 +138,7 @@ function validatePeriod(
 			found.push(violation('date-time.form', field, `${describeValue(value)} is not a date-time YYYY-MM-DD hh:mm:ss`));
 			return undefined;
 		}
-		if (time < earliest) {
-			found.push(violation(windowRule, field, `${String(value).trim()} is before ${formatDate(earliest)} 00:00:00`));
-		}
+		if (time < earliest) found.push(violation(windowRule, field, `${String(value).trim()} is before ${formatDate(earliest)} 00:00:00`));
 		return time;
 	};
 	const start = bound('date_start', dateStart);
@@ -251,10 +166,7 @@ export function validateChannelHistoryInterval(field: string, value: unknown): V
 	return issues(asRule('channels.history.interval', oneOf(field, value, ['1m', '5m', '1h'])));
 }
 
-/**
- * `PUT .../allocated/{NUMBER}/sms`. Mode `http` is the legacy form post without TLS, so it
- * cannot deliver to an https:// endpoint; `http_json` can.
- */
+/** `PUT .../allocated/{NUMBER}/sms`: mode `http`, the legacy form post, has no TLS, so it cannot deliver to an https:// endpoint. */
 export function validateSmsEndpoint(mode: unknown, endpoint: unknown): ValidationIssue[] {
 	const found = issues(
 		isBlank(mode) ? violation('sms.mode', 'mode', 'it is empty') : asRule('sms.mode', oneOf('mode', mode, ['http', 'http_json'])),
