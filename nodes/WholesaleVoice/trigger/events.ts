@@ -1,31 +1,17 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { appendAll } from '../../shared/lists';
+import { isRecord } from '../../shared/responseShape';
 import { keyedToList } from '../fields';
 
 /**
- * What the wholesale platform pushes, read the way it sends it, and turned into flat items.
- *
- * Bodies (spec, Events): webhooks are JSON sent as `text/json` (not `application/json`, so n8n's
- * own parser leaves them alone) with PHP's escaping (`\/`, `\u00e9`); report-ready callbacks and
- * SMS delivery reports are a form post of one field `payload` holding the JSON; inbound SMS is
- * form-encoded (`http`) or JSON (`http_json`), its document not shown in the spec. Everything
- * here is pure: bytes and a content type in, documents out, then items.
+ * What the platform pushes, read as it sends it and turned into flat items; pure: bytes and a content type in, items out.
+ * Webhooks are JSON as `text/json` (n8n's parser leaves it alone) with PHP's escaping; report callbacks and SMS reports
+ * a form field `payload` holding the JSON; inbound SMS a form (`http`) or JSON (`http_json`), not shown in the spec.
  */
 
 /** The `app` values of the Webhooks table, in the spec's order. */
-export const WEBHOOK_APPS = [
-	'call_inbound',
-	'call_outbound',
-	'call_blocked',
-	'call_warning',
-	'inprogress_summary',
-	'cdr',
-	'rate_update',
-	'eha_missing_data',
-	'porting',
-	'export',
-] as const;
+export const WEBHOOK_APPS = ['call_inbound', 'call_outbound', 'call_blocked', 'call_warning', 'inprogress_summary', 'cdr', 'rate_update', 'eha_missing_data', 'porting', 'export'] as const;
 
 export const REPORT_APP = 'reports';
 export const SMS_STATUS_APP = 'sms_send_status';
@@ -37,11 +23,7 @@ export const LEGACY_INBOUND_SMS_APP = 'mvno_inbound_sms';
 export const OTHER_APPS = 'other';
 /** The `app` of an item reporting a body that could not be read (when the user asks for such items). */
 export const UNPARSEABLE_APP = 'unparseable';
-/**
- * What the public docs name both a received fax (legacy `http` mode: the fax's `hash` beside
- * `app`, no `id`; mode `http_json`: an `id`) and an outbound fax's status report (`id`,
- * `data.dtime`, `data.status`). Not a webhook app of the spec: chosen under Other Apps.
- */
+/** The public docs' name of a received fax (legacy mode: a `hash`, no `id`) and of an outbound fax's status report; chosen under Other Apps. */
 export const FAX_APP = 'fax_inbound';
 
 export const EVENT_CHOICES: Array<{ name: string; action: string; value: string; description: string }> = [
@@ -74,8 +56,6 @@ export const SMS_STATUSES: Record<number, { name: string; description: string; f
 	18: { name: 'SMSCa', description: 'Accepted by the SMS centre', final: false },
 	26: { name: 'SMSCr', description: 'Rejected by the SMS centre, not retried', final: true },
 };
-
-// ---- bodies ---------------------------------------------------------------------------
 
 export type ParsedBody =
 	| { ok: true; documents: unknown[]; encoding: 'json' | 'form' | 'payload' | 'empty' }
@@ -111,10 +91,10 @@ function formComponent(text: string): string {
 	const plain = text.replace(/\+/g, ' ');
 	if (!plain.includes('%')) return plain;
 	try {
-		// The usual case, UTF-8 escapes, natively; it throws on bytes that are not UTF-8 or a stray %.
+		// The usual case, natively; it throws on bytes that are not UTF-8 or a stray %, read byte by byte below.
 		return decodeURIComponent(plain);
 	} catch {
-		// Byte by byte below.
+		// Read below.
 	}
 	const bytes: number[] = [];
 	for (let i = 0; i < plain.length; i++) {
@@ -129,11 +109,7 @@ function formComponent(text: string): string {
 	return decodeBytes(Uint8Array.from(bytes));
 }
 
-/**
- * A key that would set an object's prototype rather than a field when assigned: dropped wherever
- * fields from a delivery are copied (never a field of this API; assigned, it would change the
- * item's prototype, or in a form key every object's).
- */
+/** A key that, assigned, sets an object's prototype rather than a field: dropped wherever a delivery's fields are copied. */
 const PROTOTYPE_KEY = '__proto__';
 
 /** Whether a form key's path part is a list index that keeps the list dense (at most its length). */
@@ -143,9 +119,8 @@ function listIndex(list: unknown[], part: string): number {
 }
 
 /**
- * Sets `a[b][]`-style keys as PHP's `parse_str` does (nested objects, `[]` appends). A key naming
- * a prototype is dropped; an index past the end of a list turns the list into an object (PHP's
- * arrays are maps), so `a[]=1&a[20000000]=x` cannot make a list of twenty million entries.
+ * Sets `a[b][]`-style keys as PHP's `parse_str` does (nested objects, `[]` appends); a prototype key is dropped; an index
+ * past a list's end makes it an object (PHP arrays are maps), so `a[]=1&a[20000000]=x` makes no list of twenty million.
  */
 function setPhpKey(target: IDataObject, key: string, value: string): void {
 	const match = /^([^[\]]+)((?:\[[^[\]]*\])+)$/.exec(key);
@@ -193,9 +168,10 @@ export function parseForm(text: string): IDataObject {
 	return fields;
 }
 
-function parseJsonText(text: string, what: string): { ok: true; value: unknown } | { ok: false; reason: string } {
+/** JSON text as documents, or why it cannot be read. */
+function jsonDocuments(text: string, what: string, encoding: 'json' | 'payload'): ParsedBody {
 	try {
-		return { ok: true, value: JSON.parse(text) as unknown };
+		return { ok: true, documents: documentsOf(JSON.parse(text) as unknown), encoding };
 	} catch (error) {
 		return { ok: false, reason: `${what} is not valid JSON (${(error as Error).message.slice(0, 80)})` };
 	}
@@ -217,11 +193,7 @@ function documentsOf(value: unknown): unknown[] {
 	return Array.isArray(value) ? value : [value];
 }
 
-/**
- * Whether a delivery's Content-Type is one the platform sends: JSON (`text/json`, `application/json`,
- * `…+json`), the POST variable `payload` as a form or multipart form, plain text, or none.
- * Anything else (XML…) is answered 415.
- */
+/** Whether a Content-Type is one the platform sends (JSON, a form or multipart form, plain text, none); anything else (XML…) is answered 415. */
 export function supportedDeliveryType(contentType: string | undefined): boolean {
 	return /^(|text\/json|application\/json|application\/[\w.+-]+\+json|application\/x-www-form-urlencoded|multipart\/form-data|text\/plain)$/.test(mediaType(contentType));
 }
@@ -232,54 +204,37 @@ export function isMultipart(contentType: string | undefined): boolean {
 }
 
 /**
- * A delivery's body as documents. JSON whatever the declared type (`text/json`, `application/json`,
- * none) when it looks like JSON; otherwise a form, where a `payload` field holds the JSON document.
- * An empty body gives no documents (an SMS report may carry everything in the query string).
+ * A delivery's body as documents: JSON whatever the declared type when it looks like JSON, else a form, whose `payload`
+ * field holds the JSON document. An empty body gives none (an SMS report may carry everything in the query string).
  */
 export function parseBody(raw: Uint8Array | string | undefined, contentType?: string): ParsedBody {
 	const text = typeof raw === 'string' ? raw : raw && raw.length ? decodeBytes(raw, charsetOf(contentType)) : '';
 	if (text.trim() === '') return { ok: true, documents: [], encoding: 'empty' };
 	const type = mediaType(contentType);
 	const declaredJson = /json/.test(type);
-	const asJson = (): ParsedBody => {
-		const parsed = parseJsonText(text.trim(), 'the body');
-		return parsed.ok ? { ok: true, documents: documentsOf(parsed.value), encoding: 'json' } : parsed;
-	};
+	const asJson = () => jsonDocuments(text.trim(), 'the body', 'json');
 	if (looksLikeJson(text)) return asJson();
 	if (!text.includes('=')) return declaredJson ? asJson() : { ok: false, reason: `the body is neither JSON nor a form (${type || 'no content type'})` };
 	const fields = parseForm(text.trim());
-	if (typeof fields.payload === 'string') {
-		const parsed = parseJsonText(fields.payload, 'the payload field');
-		return parsed.ok ? { ok: true, documents: documentsOf(parsed.value), encoding: 'payload' } : parsed;
-	}
+	if (typeof fields.payload === 'string') return jsonDocuments(fields.payload, 'the payload field', 'payload');
 	// Declared JSON but form-like without a payload: broken JSON, not an inbound SMS.
 	if (declaredJson) return asJson();
 	return { ok: true, documents: [fields], encoding: 'form' };
 }
 
-/**
- * A body n8n already parsed (no raw bytes kept): a JSON object or array, form fields (with the
- * document in `payload`), or text.
- */
+/** A body n8n already parsed (no raw bytes kept): a JSON object or array, form fields (the document in `payload`), or text. */
 export function parseParsedBody(body: unknown, contentType?: string): ParsedBody {
 	if (isMultipart(contentType)) {
 		// Files are not read: the platform posts one variable, `payload`.
 		const fields = body && typeof body === 'object' ? (body as { data?: unknown }).data : undefined;
 		return parseParsedBody(fields, 'application/x-www-form-urlencoded');
 	}
-	if (body === undefined || body === null || body === '') return { ok: true, documents: [], encoding: 'empty' };
-	if (typeof body === 'string') return parseBody(body, contentType);
-	if (Buffer.isBuffer(body)) return parseBody(body, contentType);
-	if (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0) return { ok: true, documents: [], encoding: 'empty' };
+	if (typeof body === 'string' || Buffer.isBuffer(body)) return parseBody(body, contentType);
+	if (body === undefined || body === null || (isRecord(body) && Object.keys(body).length === 0)) return { ok: true, documents: [], encoding: 'empty' };
 	const record = body as IDataObject;
-	if (!Array.isArray(body) && typeof record.payload === 'string' && record.app === undefined) {
-		const parsed = parseJsonText(record.payload, 'the payload field');
-		return parsed.ok ? { ok: true, documents: documentsOf(parsed.value), encoding: 'payload' } : parsed;
-	}
+	if (!Array.isArray(body) && typeof record.payload === 'string' && record.app === undefined) return jsonDocuments(record.payload, 'the payload field', 'payload');
 	return { ok: true, documents: Array.isArray(body) ? body : [body], encoding: /json/.test(mediaType(contentType)) ? 'json' : 'form' };
 }
-
-// ---- times ----------------------------------------------------------------------------
 
 const PLAIN_TIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?$/;
 const ZONED_TIME = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s*(?:Z|[+-]\d{2}(?::?\d{2})?)$/i;
@@ -302,11 +257,8 @@ function iso(ms: number): string {
 }
 
 /**
- * A platform date-time as ISO 8601 UTC. Forms with a zone (`Z`, `+00:00`) are exact. A plain
- * `YYYY-MM-DD hh:mm:ss` is UTC (`zone: 'utc'`) or UK local time (`zone: 'uk'`): an hour that
- * occurs twice when the clocks go back is read as its first occurrence (BST), an hour skipped
- * when they go forward as GMT. Epoch seconds (or milliseconds) are accepted too. Undefined when
- * the value is not a date-time.
+ * A platform date-time (zoned, epoch seconds or milliseconds, or plain `YYYY-MM-DD hh:mm:ss` in UTC or UK time) as ISO 8601
+ * UTC; in UK time an hour that occurs twice is read as BST, one skipped as GMT. Undefined when it is not a date-time.
  */
 export function normaliseTime(value: unknown, zone: 'utc' | 'uk' = 'utc'): string | undefined {
 	if (typeof value === 'number' && Number.isFinite(value) && value > 0) return iso(value > 1e11 ? value : value * 1000);
@@ -332,8 +284,6 @@ export function normaliseTime(value: unknown, zone: 'utc' | 'uk' = 'utc'): strin
 	}
 	return undefined;
 }
-
-// ---- items ----------------------------------------------------------------------------
 
 /** The category an `app` is chosen under in the node: the app itself, or Other Apps. */
 export function categoryOf(app: string): string {
@@ -361,10 +311,6 @@ export interface DeliveryDocument {
 	items: IDataObject[];
 }
 
-function isRecord(value: unknown): value is IDataObject {
-	return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 function text(value: unknown): string | undefined {
 	if (value === undefined || value === null) return undefined;
 	const s = String(value).trim();
@@ -379,21 +325,13 @@ function queryValue(query: IDataObject, name: string): string | undefined {
 
 /** The time of the event, when the wrapper has no `timestamp`: the first of the app's own fields that holds one, or none. */
 const OWN_TIME: Record<string, { fields: string[]; zone: 'utc' | 'uk' }> = {
-	// "time the status was generated or received by the service"; the spec's date-times are GMT.
-	[SMS_STATUS_APP]: { fields: ['dtime'], zone: 'utc' },
-	// The spec: `datetime` in UK local time.
-	inprogress_summary: { fields: ['datetime'], zone: 'uk' },
-	// The spec shows no inbound SMS document: real payloads carry `time`, the sandbox `received` (GMT).
-	[INBOUND_SMS_APP]: { fields: ['time', 'received'], zone: 'utc' },
-	// The public docs: a received fax's `time`, an outbound fax report's `dtime`.
-	[FAX_APP]: { fields: ['time', 'dtime'], zone: 'utc' },
+	[SMS_STATUS_APP]: { fields: ['dtime'], zone: 'utc' }, // "generated or received by the service"; the spec's date-times are GMT
+	inprogress_summary: { fields: ['datetime'], zone: 'uk' }, // the spec: UK local time
+	[INBOUND_SMS_APP]: { fields: ['time', 'received'], zone: 'utc' }, // real payloads' `time`, the sandbox's `received`
+	[FAX_APP]: { fields: ['time', 'dtime'], zone: 'utc' }, // the public docs: a received fax's `time`, a fax report's `dtime`
 };
 
-/**
- * The fields an inbound SMS carries, any one of which makes a document without `app` an inbound
- * SMS: the public docs' (`originator`, `destination`, `message`, `length`, `time`) and the
- * sandbox's (`from`, `to`, `message`, `received`). The spec shows no inbound SMS document.
- */
+/** Fields of an inbound SMS (the public docs' and the sandbox's; the spec shows none): any one makes a document without `app` one. */
 const INBOUND_SMS_FIELDS = ['message', 'originator', 'destination', 'length', 'time', 'from', 'to', 'received'];
 
 function carriesSmsField(document: IDataObject): boolean {
@@ -401,16 +339,12 @@ function carriesSmsField(document: IDataObject): boolean {
 	return INBOUND_SMS_FIELDS.some((field) => Object.hasOwn(document, field) || Object.hasOwn(data, field));
 }
 
-/**
- * `base` (a fresh object) with the fields added; a field named like a wrapper field (or `hash`,
- * when the wrapper gave one) as `data_<name>`.
- */
+/** `base` (a fresh object) with the fields added; one named like a wrapper field (or `hash`, when the wrapper gave one) as `data_<name>`. */
 function merge(base: IDataObject, fields: IDataObject): IDataObject {
 	const taken = (key: string) => WRAPPER_FIELDS.has(key) || (key === 'hash' && base.hash !== undefined);
 	let clash = false;
 	for (const key of Object.keys(fields)) if (taken(key) || key === PROTOTYPE_KEY) clash = true;
-	// Object.assign, not `{...base, ...fields}`: two spreads of non-literal objects take a slow
-	// path in V8 (tens of microseconds for a CDR), and this runs for every delivery.
+	// Object.assign, not two spreads: those take a slow path in V8 (tens of microseconds a CDR), and this runs for every delivery.
 	if (!clash) return Object.assign(base, fields);
 	for (const [key, value] of Object.entries(fields)) if (key !== PROTOTYPE_KEY) base[taken(key) ? `data_${key}` : key] = value;
 	return base;
@@ -419,12 +353,8 @@ function merge(base: IDataObject, fields: IDataObject): IDataObject {
 function smsStatusFields(status: unknown): IDataObject {
 	const code = typeof status === 'number' ? status : /^\d+$/.test(String(status ?? '').trim()) ? Number(String(status).trim()) : undefined;
 	const known = code === undefined ? undefined : SMS_STATUSES[code];
-	return {
-		status: code ?? (status === undefined ? null : (status as string)),
-		statusName: known?.name ?? null,
-		statusDescription: known?.description ?? null,
-		final: known ? known.final : null,
-	};
+	const value = code ?? (status === undefined ? null : (status as string));
+	return { status: value, statusName: known?.name ?? null, statusDescription: known?.description ?? null, final: known ? known.final : null };
 }
 
 /** `inprogress_summary`: `calls` and `countries` as lists (keyed objects in the summary form), as the action node gives them. */
@@ -437,10 +367,7 @@ function callsInProgressFields(data: IDataObject): IDataObject {
 	return out;
 }
 
-/**
- * One document as items. `data` as an object is one item; as an array, one item per element
- * (with `dataIndex` when there are several); null (report callbacks) or absent, the wrapper alone.
- */
+/** One document as items: `data` as an object one item, as an array one per element (with `dataIndex`), null or absent the wrapper alone. */
 export function documentEvents(document: unknown, options: EventOptions): DeliveryDocument | { reason: string } {
 	if (!isRecord(document)) return { reason: `a document is ${Array.isArray(document) ? 'an array' : typeof document}, not an object` };
 	const declared = text(document.app);
@@ -449,19 +376,7 @@ export function documentEvents(document: unknown, options: EventOptions): Delive
 	// A received fax in the legacy mode has no id: its hash (the key to fetch it) identifies it.
 	const hash = declared === undefined ? undefined : text(document.hash);
 	let id = text(document.id) ?? hash;
-	let fieldsList: IDataObject[];
-	if (declared === undefined) {
-		// Inbound SMS: the document is the message itself.
-		const rest: IDataObject = {};
-		for (const [key, value] of Object.entries(document)) if (key !== 'id' && key !== 'timestamp' && key !== 'app' && key !== PROTOTYPE_KEY) rest[key] = value;
-		fieldsList = [rest];
-	} else {
-		const data = document.data;
-		if (Array.isArray(data)) fieldsList = data.length ? data.map((entry) => (isRecord(entry) ? entry : { value: entry as string })) : [{}];
-		else if (isRecord(data)) fieldsList = [data];
-		else fieldsList = [data === undefined || data === null ? {} : { data: data as string }];
-	}
-
+	let fieldsList = declared === undefined ? [messageFields(document)] : dataFields(document.data);
 	if (app === SMS_STATUS_APP) {
 		id ??= queryValue(options.query, 'id');
 		fieldsList = fieldsList.map((fields) => {
@@ -476,25 +391,8 @@ export function documentEvents(document: unknown, options: EventOptions): Delive
 	const receivedAt = iso(options.receivedAt.getTime());
 	const items: IDataObject[] = [];
 	fieldsList.forEach((fields, index) => {
-		let eventTime = normaliseTime(timestamp, 'utc');
-		let eventTimeSource = eventTime ? 'timestamp' : 'receivedAt';
-		// Own fields (never a prototype's): an app may be named anything.
-		const own = OWN_TIME[Object.hasOwn(OWN_TIME, app) ? app : categoryOf(app)];
-		for (const field of eventTime ? [] : (own?.fields ?? [])) {
-			eventTime = normaliseTime(fields[field], own!.zone);
-			if (eventTime) {
-				eventTimeSource = field;
-				break;
-			}
-		}
-		const base: IDataObject = {
-			app,
-			id: id ?? null,
-			timestamp,
-			eventTime: eventTime ?? receivedAt,
-			eventTimeSource,
-			receivedAt,
-		};
+		const [eventTime, eventTimeSource] = eventTimeOf(app, timestamp, fields) ?? [receivedAt, 'receivedAt'];
+		const base: IDataObject = { app, id: id ?? null, timestamp, eventTime, eventTimeSource, receivedAt };
 		if (app === REPORT_APP) base.hash = id ?? null;
 		else if (hash !== undefined) base.hash = hash;
 		const item = merge(base, fields);
@@ -509,12 +407,36 @@ export function documentEvents(document: unknown, options: EventOptions): Delive
 	return {
 		app,
 		category: categoryOf(app),
-		// Report callbacks are never dropped: an identical report requested again after collection
-		// may carry the same hash, and a dropped callback loses a file that expires uncollected; a
-		// repeated one costs one fetch that answers "gone".
+		// Report callbacks are never dropped: a report requested again may carry the same hash, and a dropped callback loses its file.
 		dedupeKey: id === undefined || app === REPORT_APP ? undefined : `${app}\n${id}${withStatus ? `\n${String(items[0]?.status ?? '')}` : ''}`,
 		items,
 	};
+}
+
+/** Inbound SMS: the document is the message itself, less the wrapper's fields. */
+function messageFields(document: IDataObject): IDataObject {
+	const rest: IDataObject = {};
+	for (const [key, value] of Object.entries(document)) if (key !== 'id' && key !== 'timestamp' && key !== 'app' && key !== PROTOTYPE_KEY) rest[key] = value;
+	return rest;
+}
+
+function dataFields(data: unknown): IDataObject[] {
+	if (Array.isArray(data)) return data.length ? data.map((entry) => (isRecord(entry) ? entry : { value: entry as string })) : [{}];
+	if (isRecord(data)) return [data];
+	return [data === undefined || data === null ? {} : { data: data as string }];
+}
+
+/** The time of the event and where it came from: the wrapper's `timestamp`, else the first of the app's own time fields that holds one. */
+function eventTimeOf(app: string, timestamp: unknown, fields: IDataObject): [string, string] | undefined {
+	const stamped = normaliseTime(timestamp, 'utc');
+	if (stamped) return [stamped, 'timestamp'];
+	// Own fields (never a prototype's): an app may be named anything.
+	const own = OWN_TIME[Object.hasOwn(OWN_TIME, app) ? app : categoryOf(app)];
+	for (const field of own?.fields ?? []) {
+		const time = normaliseTime(fields[field], own.zone);
+		if (time) return [time, field];
+	}
+	return undefined;
 }
 
 /** One item per call of a calls-in-progress summary: the call's fields with the summary's account, times and currency. */
@@ -527,10 +449,7 @@ function perCall(summary: IDataObject): IDataObject[] {
 	return calls.map((call, callIndex) => merge(Object.assign({}, shared, { callIndex, callCount: calls.length }), isRecord(call) ? call : { value: call as string }));
 }
 
-/**
- * Every document of a delivery. An empty body is an SMS delivery report when the query carries
- * its `status` (the report URL's `%status%`), else an error.
- */
+/** Every document of a delivery; an empty body is an SMS delivery report when the query carries its `status` (`%status%`), else an error. */
 export function deliveryEvents(documents: unknown[], options: EventOptions): { ok: true; documents: DeliveryDocument[] } | { ok: false; reason: string } {
 	let list = documents;
 	if (list.length === 0) {

@@ -1,21 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 
 /**
- * Who may call the Wholesale Voice Trigger. The spec gives no signature scheme yet (a future
- * `X-Platform-Authenticate` header is announced, its scheme not shown) and lists the five
- * networks its webhooks come from. The checks here are pure: the node hands in the client
- * address as n8n computed it (`req.ip`, which honours n8n's proxy-hops setting) and never a
- * raw `X-Forwarded-For`, which any caller can write.
+ * Who may call the Wholesale Voice Trigger: the spec gives no signature scheme yet and lists its webhooks' five networks.
+ * Pure checks of the client address as n8n computed it (`req.ip`, honouring proxy hops), never a raw `X-Forwarded-For`.
  */
 
 /** The spec's source networks of outbound webhook requests (Authentication, rule 4). */
-export const PLATFORM_NETWORKS: readonly string[] = [
-	'178.22.139.84/31',
-	'185.63.140.84/31',
-	'185.63.142.84/31',
-	'185.63.141.84/31',
-	'185.63.143.84/31',
-];
+export const PLATFORM_NETWORKS: readonly string[] = ['178.22.139.84/31', '185.63.140.84/31', '185.63.142.84/31', '185.63.141.84/31', '185.63.143.84/31'];
 
 export type SourceNetworks = 'platform' | 'any' | 'custom';
 export type SecretLocation = 'none' | 'query' | 'header';
@@ -23,10 +14,7 @@ export type SecretLocation = 'none' | 'query' | 'header';
 export const DEFAULT_SECRET_QUERY_PARAMETER = 'token';
 export const DEFAULT_SECRET_HEADER = 'X-Webhook-Secret';
 
-/**
- * `::ffff:1.2.3.4` (an IPv4 client on a dual-stack socket, in any IPv6 spelling) as `1.2.3.4`;
- * brackets and a zone index dropped.
- */
+/** `::ffff:1.2.3.4` (an IPv4 client on a dual-stack socket, in any IPv6 spelling) as `1.2.3.4`; brackets and a zone index dropped. */
 export function normaliseAddress(address: string): string {
 	let text = address.trim();
 	// The usual case, a plain IPv4 address, without the rewrites below (this runs for every delivery).
@@ -40,11 +28,7 @@ export function normaliseAddress(address: string): string {
 	return groups && isIpv4Mapped(groups) ? ipv4Text(((groups[6] << 16) | groups[7]) >>> 0) : text;
 }
 
-/*
- * Addresses are read here rather than with node:net, which n8n Cloud does not allow. The forms
- * are those of node:net's isIP: dotted-quad IPv4 without leading zeros (010 could be octal) and
- * RFC 4291 IPv6 text (hexadecimal groups of 1 to 4 digits, at most one "::", an IPv4 tail).
- */
+// Read here, not with node:net (n8n Cloud refuses it), in isIP's forms: IPv4 without leading zeros, RFC 4291 IPv6 text.
 const IPV4_PATTERN = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 const IPV6_GROUP = /^[0-9a-fA-F]{1,4}$/;
 
@@ -65,12 +49,11 @@ function ipv6Side(text: string, mayEndInIpv4: boolean): number[] | undefined {
 	const pieces = text.split(':');
 	const groups: number[] = [];
 	for (let i = 0; i < pieces.length; i++) {
-		const piece = pieces[i];
-		if (IPV6_GROUP.test(piece)) {
-			groups.push(parseInt(piece, 16));
+		if (IPV6_GROUP.test(pieces[i])) {
+			groups.push(parseInt(pieces[i], 16));
 			continue;
 		}
-		const ipv4 = mayEndInIpv4 && i === pieces.length - 1 ? ipv4Value(piece) : undefined;
+		const ipv4 = mayEndInIpv4 && i === pieces.length - 1 ? ipv4Value(pieces[i]) : undefined;
 		if (ipv4 === undefined) return undefined;
 		groups.push(ipv4 >>> 16, ipv4 & 0xffff);
 	}
@@ -93,9 +76,7 @@ function ipv6Groups(text: string): number[] | undefined {
 	return [...head, ...new Array<number>(8 - head.length - tail.length).fill(0), ...tail];
 }
 
-function isIpv4Mapped(groups: readonly number[]): boolean {
-	return groups[0] === 0 && groups[1] === 0 && groups[2] === 0 && groups[3] === 0 && groups[4] === 0 && groups[5] === 0xffff;
-}
+const isIpv4Mapped = (groups: readonly number[]) => groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff;
 
 type Address = { family: 4; value: number } | { family: 6; groups: number[] };
 
@@ -116,10 +97,7 @@ export interface ParsedNetworks {
 	invalid: string[];
 }
 
-/**
- * A list of networks as users write it: CIDR (`203.0.113.0/24`, `2001:db8::/32`) or single
- * addresses, separated by commas, semicolons, spaces or new lines.
- */
+/** A list of networks as users write it: CIDR (`203.0.113.0/24`, `2001:db8::/32`) or addresses, separated by commas, semicolons, spaces or lines. */
 export function parseNetworks(text: string | readonly string[]): ParsedNetworks {
 	if (typeof text === 'string') {
 		const known = parsedTexts.get(text);
@@ -209,10 +187,7 @@ export function addressAllowed(address: string | undefined, networks: readonly s
 }
 
 const digests = new Map<string, Buffer>();
-
-function digest(text: string): Buffer {
-	return createHash('sha256').update(text).digest();
-}
+const digest = (text: string) => createHash('sha256').update(text).digest();
 
 /** Compares a presented secret with the expected one in constant time, whatever their lengths. */
 export function sameSecret(given: unknown, expected: string): boolean {
@@ -273,33 +248,22 @@ export function settingsProblems(settings: CallerSettings): string[] {
 }
 
 /**
- * The network check, then the secret. A refusal names its reason for n8n's log only; the caller
- * gets the bare status. A wrong network is 403 (the secret would not help), a missing or wrong
- * secret 401; settings that cannot be applied refuse everything with 403.
+ * The network check, then the secret; the reason is for n8n's log, the caller gets the bare status: a wrong network 403
+ * (a secret would not help), a missing or wrong secret 401, settings that cannot be applied 403 for everything.
  */
 export function checkCaller(settings: CallerSettings, caller: Caller): CallerCheck {
 	const problems = settingsProblems(settings);
 	if (problems.length) return { allowed: false, status: 403, reason: `the trigger's settings are invalid: ${problems.join('; ')}` };
 	if (settings.sourceNetworks !== 'any') {
 		const networks = settings.sourceNetworks === 'custom' ? parseNetworks(settings.customNetworks ?? '').networks : PLATFORM_NETWORKS;
-		if (!addressAllowed(caller.address, networks)) {
-			return {
-				allowed: false,
-				status: 403,
-				reason: `the client address ${caller.address ?? '(unknown)'} is not in the allowed networks (${settings.sourceNetworks === 'custom' ? 'custom list' : "the platform's five"})`,
-			};
-		}
+		const list = settings.sourceNetworks === 'custom' ? 'custom list' : "the platform's five";
+		if (!addressAllowed(caller.address, networks)) return { allowed: false, status: 403, reason: `the client address ${caller.address ?? '(unknown)'} is not in the allowed networks (${list})` };
 	}
 	if (settings.secretLocation !== 'none') {
 		const name = settings.secretName ?? '';
 		const presented = settings.secretLocation === 'query' ? caller.query[name] : headerValue(caller.headers, name);
-		if (!sameSecret(presented, settings.secret ?? '')) {
-			return {
-				allowed: false,
-				status: 401,
-				reason: `the secret ${settings.secretLocation === 'query' ? 'query parameter' : 'header'} ${name} was ${presented === undefined ? 'missing' : 'wrong'}`,
-			};
-		}
+		const carrier = `${settings.secretLocation === 'query' ? 'query parameter' : 'header'} ${name}`;
+		if (!sameSecret(presented, settings.secret ?? '')) return { allowed: false, status: 401, reason: `the secret ${carrier} was ${presented === undefined ? 'missing' : 'wrong'}` };
 	}
 	return { allowed: true };
 }
