@@ -11,33 +11,15 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { appendAll } from '../shared/lists';
-import { binaryPropertyField } from '../shared/describe';
 import { clock } from '../shared/timers';
 import { triggerOf } from '../shared/triggers/lifecycle';
 import { DEFAULT_REMEMBER_IDS, DEFAULT_REMEMBER_MINUTES, MAX_REMEMBER_IDS, forgetUnlessAcknowledged } from '../shared/triggers/recentIds';
 import { wholesaleVoiceCredentialTest } from '../shared/transport/credentialTest';
 import { collectReadyReport } from './trigger/reportReady';
-import {
-	ALL_EVENTS,
-	EVENT_CHOICES,
-	REPORT_APP,
-	UNPARSEABLE_APP,
-	decodeBytes,
-	deliveryEvents,
-	isMultipart,
-	parseBody,
-	supportedDeliveryType,
-	parseParsedBody,
-} from './trigger/events';
+import { ALL_EVENTS, REPORT_APP, UNPARSEABLE_APP, decodeBytes, deliveryEvents, isMultipart, parseBody, supportedDeliveryType, parseParsedBody } from './trigger/events';
+import { triggerProperties } from './trigger/fields';
 import type { CallerSettings, SecretLocation, SourceNetworks } from './trigger/security';
-import {
-	DEFAULT_SECRET_HEADER,
-	DEFAULT_SECRET_QUERY_PARAMETER,
-	PLATFORM_NETWORKS,
-	checkCaller,
-	headerValue,
-	settingsProblems,
-} from './trigger/security';
+import { DEFAULT_SECRET_HEADER, DEFAULT_SECRET_QUERY_PARAMETER, checkCaller, headerValue, settingsProblems } from './trigger/security';
 
 /** The raw request as n8n hands it over: the body bytes it read, the address it computed. */
 interface DeliveryRequest {
@@ -108,160 +90,7 @@ export class WholesaleVoiceTrigger implements INodeType {
 		// responseData: what n8n answers when it answers (without it n8n sends the text
 		// "firstEntryJson"): the same `{}` the trigger sends when it answers itself.
 		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '={{ {} }}', path: 'wholesale-voice' }],
-		properties: [
-			{
-				displayName:
-					'Enter this node\'s Production URL in the portal\'s webhook settings (one default URL for every app, or per app). The same URL takes a report\'s Callback URL, an SMS\'s report URL (with the message ID and status placeholders in its query, if you like) and a number\'s inbound SMS endpoint (mode http_json). Add the secret to the URL if you set a query-parameter secret.',
-				name: 'setupNotice',
-				type: 'notice',
-				default: '',
-			},
-			{
-				displayName: 'Events',
-				name: 'events',
-				type: 'multiOptions',
-				options: EVENT_CHOICES,
-				default: [...ALL_EVENTS],
-				description: 'The events that start the workflow. Other deliveries are answered 200 and start nothing.',
-			},
-			{
-				displayName: 'Collect the Report',
-				name: 'collectReport',
-				type: 'boolean',
-				default: false,
-				displayOptions: { show: { events: [REPORT_APP] } },
-				description:
-					'Whether to fetch a report as soon as it is ready and output its rows (needs the Wholesale Voice API credential). The file can be fetched only once; if collection fails, the handle is output with the reason.',
-			},
-			{
-				displayName: 'Include Raw File',
-				name: 'includeRawFile',
-				type: 'boolean',
-				default: false,
-				displayOptions: { show: { events: [REPORT_APP], collectReport: [true] } },
-				description: 'Whether to also output the report file as binary data (on the first item)',
-			},
-			{ ...binaryPropertyField, displayOptions: { show: { events: [REPORT_APP], collectReport: [true], includeRawFile: [true] } } },
-			{
-				displayName: 'Drop Duplicates',
-				name: 'dropDuplicates',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether to drop a delivery whose ID was emitted recently (the platform repeats the ID when it retries). Remembered in memory: not across restarts, and per webhook process in queue mode.',
-			},
-			{
-				displayName: 'Allowed Sources',
-				name: 'sourceNetworks',
-				type: 'options',
-				default: 'platform',
-				options: [
-					{
-						name: "The Platform's Networks",
-						value: 'platform',
-						description: `Only the five networks the spec lists: ${PLATFORM_NETWORKS.join(', ')}`,
-					},
-					{ name: 'Any Source', value: 'any', description: 'No address check: use a secret, or a proxy that filters' },
-					{ name: 'Custom Networks', value: 'custom', description: 'Only the networks listed here' },
-				],
-				description:
-					'Which client addresses may deliver. The address is the one n8n computes: behind a reverse proxy, set N8N_PROXY_HOPS so that n8n reads it from X-Forwarded-For; the trigger never trusts that header by itself.',
-			},
-			{
-				displayName: 'Allowed Networks',
-				name: 'customNetworks',
-				type: 'string',
-				default: PLATFORM_NETWORKS.join(', '),
-				required: true,
-				displayOptions: { show: { sourceNetworks: ['custom'] } },
-				placeholder: '178.22.139.84/31, 203.0.113.0/24',
-				description: 'Addresses or CIDR networks (IPv4 or IPv6), separated by commas or new lines',
-			},
-			{
-				displayName: 'Shared Secret',
-				name: 'secretLocation',
-				type: 'options',
-				default: 'none',
-				options: [
-					{ name: 'None', value: 'none', description: 'The unguessable URL and the source networks only' },
-					{ name: 'Query Parameter', value: 'query', description: 'Put ?token=SECRET on the URL entered in the portal' },
-					{ name: 'Header', value: 'header', description: 'A header set by a proxy in front of n8n (the platform sends no custom headers)' },
-				],
-				description: 'A secret every delivery must carry, compared in constant time',
-			},
-			{
-				displayName: 'Query Parameter Name',
-				name: 'queryParameterName',
-				type: 'string',
-				default: DEFAULT_SECRET_QUERY_PARAMETER,
-				displayOptions: { show: { secretLocation: ['query'] } },
-			},
-			{
-				displayName: 'Header Name',
-				name: 'headerName',
-				type: 'string',
-				default: DEFAULT_SECRET_HEADER,
-				displayOptions: { show: { secretLocation: ['header'] } },
-			},
-			{
-				displayName: 'Secret',
-				name: 'secret',
-				type: 'string',
-				typeOptions: { password: true },
-				default: '',
-				required: true,
-				displayOptions: { show: { secretLocation: ['query', 'header'] } },
-				description: 'A long random value, e.g. from openssl rand -hex 32',
-			},
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [
-					{
-						displayName: 'Calls in Progress: One Item per Call',
-						name: 'splitCalls',
-						type: 'boolean',
-						default: false,
-						description:
-							'Whether a calls-in-progress summary gives one item per call (per destination in the summary form) with the account, time and currency, instead of one item with the lists',
-					},
-					{
-						displayName: 'Remember IDs (Count)',
-						name: 'rememberIds',
-						type: 'number',
-						typeOptions: { minValue: 1, maxValue: MAX_REMEMBER_IDS },
-						default: DEFAULT_REMEMBER_IDS,
-						description: 'How many recent IDs Drop Duplicates keeps; the oldest are forgotten first',
-					},
-					{
-						displayName: 'Remember IDs For (Minutes)',
-						name: 'rememberMinutes',
-						type: 'number',
-						typeOptions: { minValue: 1 },
-						default: DEFAULT_REMEMBER_MINUTES,
-						description: 'How long Drop Duplicates keeps an ID',
-					},
-					{
-						displayName: 'Unparseable Bodies',
-						name: 'unparseable',
-						type: 'options',
-						default: 'log',
-						options: [
-							{ name: 'Answer 400 and Log a Warning', value: 'log' },
-							{
-								name: 'Answer 400, Log, and Start the Workflow',
-								value: 'emit',
-								description: `Also emit an item with app "${UNPARSEABLE_APP}", the reason and the body as received`,
-							},
-						],
-						description: 'What to do with a delivery whose body cannot be read (it is never dropped silently)',
-					},
-				],
-			},
-		],
+		properties: triggerProperties,
 	};
 
 	methods = { credentialTest: wholesaleVoiceCredentialTest };

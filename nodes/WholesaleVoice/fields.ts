@@ -78,6 +78,20 @@ export function optionsField(displayName: string, name: string, value: string, r
 	return { displayName, name, type: 'options', default: value, options, ...extra };
 }
 
+export function booleanField(displayName: string, name: string, value: boolean, description: string, extra: Partial<INodeProperties> = {}): INodeProperties {
+	return { displayName, name, type: 'boolean', default: value, description, ...extra };
+}
+
+/** An "Add …" collection of optional fields. */
+export function collectionField(displayName: string, name: string, placeholder: string, options: INodeProperties[], extra: Partial<INodeProperties> = {}): INodeProperties {
+	return { displayName, name, type: 'collection', placeholder, default: {}, ...extra, options };
+}
+
+/** A list of rows (a fixed collection with multiple values), each row named `row` and made of `values`. */
+export function rowsField(displayName: string, name: string, row: [string, string], values: INodeProperties[], extra: Partial<INodeProperties> = {}): INodeProperties {
+	return { displayName, name, type: 'fixedCollection', typeOptions: { multipleValues: true }, default: {}, ...extra, options: [{ displayName: row[0], name: row[1], values }] };
+}
+
 export function dateField(name: string, displayName: string, description: string, extra: Partial<INodeProperties> = {}): INodeProperties {
 	return { displayName, name, type: 'dateTime', default: '', description, ...extra };
 }

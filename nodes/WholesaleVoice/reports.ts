@@ -8,7 +8,7 @@ import { httpUrl, issues } from '../shared/validation';
 import { FileOutput } from '../shared/operation';
 import { findRecords } from '../shared/pagination';
 import { isRecord } from '../shared/responseShape';
-import { textField, unwrap } from './fields';
+import { booleanField, shownFor, textField, unwrap } from './fields';
 
 /**
  * Asynchronous reports: a POST returns a handle; the file is fetched from `/v3/files` exactly once (204 while running,
@@ -22,32 +22,23 @@ function pollDelay(attempt: number): number {
 	return Math.min(5000, 1000 * 2 ** attempt);
 }
 
+const waiting = shownFor('waitForResult', true);
+
 export const reportFields: INodeProperties[] = [
-	{
-		displayName: 'Wait for the Result',
-		name: 'waitForResult',
-		type: 'boolean',
-		default: true,
-		description:
-			'Whether to wait until the report is ready, collect it (it can be fetched only once) and output its rows. Off: output the handle, for Report > Get File or the trigger\'s report-ready event.',
-	},
+	booleanField(
+		'Wait for the Result', 'waitForResult', true,
+		"Whether to wait until the report is ready, collect it (it can be fetched only once) and output its rows. Off: output the handle, for Report > Get File or the trigger's report-ready event.",
+	),
 	{
 		displayName: 'Max Wait (Seconds)',
 		name: 'maxWaitSeconds',
 		type: 'number',
 		typeOptions: { minValue: 5, maxValue: REPORT_RETENTION_SECONDS - 10 },
 		default: 240,
-		displayOptions: { show: { waitForResult: [true] } },
+		...waiting,
 		description: 'Give up waiting after this long; the report stays collectable for five minutes after it is ready',
 	},
-	{
-		displayName: 'Include Raw File',
-		name: 'includeRawFile',
-		type: 'boolean',
-		default: false,
-		displayOptions: { show: { waitForResult: [true] } },
-		description: 'Whether to also output the report file as binary data (on the first item)',
-	},
+	booleanField('Include Raw File', 'includeRawFile', false, 'Whether to also output the report file as binary data (on the first item)', waiting),
 	{ ...binaryPropertyField, displayOptions: { show: { waitForResult: [true], includeRawFile: [true] } } },
 	textField('Callback URL', 'callback', 'Optional: the platform POSTs here when the report is ready (the Wholesale Voice Trigger receives it)', { placeholder: 'https://n8n.example.com/webhook/…' }),
 ];

@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import type { Params, ResourceSpec, ValidationIssue } from '../../shared/operation';
 import { compact } from '../../shared/params';
 import { isBlank, issues, matches, required } from '../../shared/validation';
-import { asDisplayed, dateField, operation, optionsField, plainDateTime, shownFor, textField, unwrap, wholesaleList } from '../fields';
+import { asDisplayed, collectionField, dateField, operation, optionsField, plainDateTime, rowsField, shownFor, textField, unwrap, wholesaleList } from '../fields';
 import { PORT_MAX_LINES, validatePortSubmission } from '../validation/port';
 import { PORT_CUSTOMER_MAX_LENGTHS } from '../validation/rules';
 
@@ -54,50 +54,25 @@ const submissionFields: INodeProperties[] = [
 	countField('Channels', 'channels'),
 	textField('Contact E-Mail', 'contactEmail', "The submitter's address (not the end customer's)", { required: true, placeholder: 'porting@example.com', ...withFields }),
 	textField('Billing Postcode', 'billingPostcode', "Must match the losing provider's records", { required: true, ...withFields }),
-	{
-		displayName: 'Customer',
-		name: 'customer',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		description: 'The end customer; premises, thoroughfare, locality and postcode are required',
-		...withFields,
-		options: customerFields,
-	},
-	{
-		displayName: 'Other Numbers',
-		name: 'numbers',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		placeholder: 'Add Number',
-		default: {},
-		description: 'Every other number of the installation, with what happens to it',
-		...withFields,
-		options: [
-			{
-				displayName: 'Number',
-				name: 'number',
-				values: [
-					textField('Number', 'number', 'UK national format', { placeholder: '01632960001' }),
-					optionsField('Type', 'type', 'associated', [['Associated', 'associated'], ['Other', 'other']]),
-					optionsField('Action', 'action', 'port', [['Port', 'port'], ['Retain (Type Other Only)', 'retain'], ['Drop', 'drop']]),
-				],
-			},
+	collectionField('Customer', 'customer', 'Add Field', customerFields, { description: 'The end customer; premises, thoroughfare, locality and postcode are required', ...withFields }),
+	rowsField(
+		'Other Numbers', 'numbers', ['Number', 'number'],
+		[
+			textField('Number', 'number', 'UK national format', { placeholder: '01632960001' }),
+			optionsField('Type', 'type', 'associated', [['Associated', 'associated'], ['Other', 'other']]),
+			optionsField('Action', 'action', 'port', [['Port', 'port'], ['Retain (Type Other Only)', 'retain'], ['Drop', 'drop']]),
 		],
-	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		...withFields,
-		options: [
+		{ placeholder: 'Add Number', description: 'Every other number of the installation, with what happens to it', ...withFields },
+	),
+	collectionField(
+		'Additional Fields', 'additionalFields', 'Add Field',
+		[
 			textField('Account Number', 'accountNumber', 'With the losing provider, if known'),
 			textField('Original Order Reference', 'origRef', 'For a resubmission of a rejected port: without it the resubmission is treated and billed as a new order'),
 			dateField('portDate', 'Port Date', 'When to port; as soon as possible when empty'),
 		],
-	},
+		withFields,
+	),
 	{
 		displayName: 'Submission (JSON)',
 		name: 'submission',

@@ -4,7 +4,7 @@ import { compact } from '../../shared/params';
 import { issues, matches, required } from '../../shared/validation';
 import { wholesaleVoiceApi } from '../../shared/apis';
 import { UnexpectedAnswer, isRecord } from '../../shared/responseShape';
-import { ACCOUNT_PATH, dateField, keyedToList, operation, plainDate, shownFor, textField } from '../fields';
+import { ACCOUNT_PATH, booleanField, dateField, keyedToList, operation, plainDate, shownFor, textField } from '../fields';
 import { fetchReportFile, goneError, reportFields, reportIssues, reportOutput, runReport } from '../reports';
 import { validateLatestCount, validateReportDate } from '../validation/account';
 
@@ -17,7 +17,7 @@ const REPORTS: Record<string, { path: string; dated: boolean; name: string }> = 
 	smsCdrLatest: { path: 'sms/cdr/latest', dated: false, name: 'Latest SMS CDRs' },
 };
 
-const includeRawFile = { displayName: 'Include Raw File', name: 'includeRawFile', type: 'boolean' as const, default: false, description: 'Whether to also output the file as binary data (on the first item)' };
+const includeRawFile = booleanField('Include Raw File', 'includeRawFile', false, 'Whether to also output the file as binary data (on the first item)');
 
 export const report: ResourceSpec = {
 	value: 'report',

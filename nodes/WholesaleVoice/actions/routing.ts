@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { Params, ResourceSpec, ValidationIssue } from '../../shared/operation';
 import { isBlank } from '../../shared/validation';
-import { e164Digits, firstItem, numberField, numberIssues, numberPath, operation, optionsField, shownFor, textField } from '../fields';
+import { collectionField, e164Digits, firstItem, numberField, numberIssues, numberPath, operation, optionsField, rowsField, shownFor, textField } from '../fields';
 import { validateNumberConfiguration } from '../validation/routing';
 import { amount } from '../validation/common';
 
@@ -60,40 +60,24 @@ const BLOCK_PARAMETERS: INodeProperties[] = [
 ];
 
 const builderFields: INodeProperties[] = [
-	{
-		displayName: 'Routes',
-		name: 'routes',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		placeholder: 'Add Route',
-		default: {},
-		...shownFor('mode', 'builder'),
-		description: 'One route per rule; "default" applies when no rule does',
-		options: [
-			{
-				displayName: 'Route',
-				name: 'route',
-				values: [
-					textField('Rule', 'rule', '"default", or the name of a rule defined under Rules (a-z, 0-9 and _)', { default: 'default' }),
-					{ displayName: 'Blocks', name: 'blocks', type: 'fixedCollection', typeOptions: { multipleValues: true }, placeholder: 'Add Block', default: {}, options: [{ displayName: 'Block', name: 'block', values: BLOCK_PARAMETERS }] },
-				],
-			},
+	rowsField(
+		'Routes', 'routes', ['Route', 'route'],
+		[
+			textField('Rule', 'rule', '"default", or the name of a rule defined under Rules (a-z, 0-9 and _)', { default: 'default' }),
+			rowsField('Blocks', 'blocks', ['Block', 'block'], BLOCK_PARAMETERS, { placeholder: 'Add Block' }),
 		],
-	},
-	{
-		displayName: 'Additional Sections',
-		name: 'sections',
-		type: 'collection',
-		placeholder: 'Add Section',
-		default: {},
-		...shownFor('mode', 'builder'),
-		options: [
+		{ placeholder: 'Add Route', ...shownFor('mode', 'builder'), description: 'One route per rule; "default" applies when no rule does' },
+	),
+	collectionField(
+		'Additional Sections', 'sections', 'Add Section',
+		[
 			{ displayName: 'Meta (JSON)', name: 'meta', type: 'json', default: '{}', description: 'Free-form data kept with the number (about 512 bytes), not shown in the portal' },
 			textField('Meta Key', 'metaKey', 'Searchable key of the meta data, at most 40 characters'),
 			{ displayName: 'Options (JSON)', name: 'options', type: 'json', default: '{}', description: 'The options section, as the API takes it' },
 			{ displayName: 'Rules (JSON)', name: 'rules', type: 'json', default: '{}', description: 'Time-dependent rules by name, e.g. {"office_hours": [{"dow": [1,2,3,4,5], "time": ["0900","1700"]}]}' },
 		],
-	},
+		shownFor('mode', 'builder'),
+	),
 	{
 		displayName: 'Configuration (JSON)',
 		name: 'configuration',

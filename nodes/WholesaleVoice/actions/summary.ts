@@ -3,13 +3,11 @@ import type { IDataObject } from 'n8n-workflow';
 import type { ResourceSpec } from '../../shared/operation';
 import { compact, pairsToObject } from '../../shared/params';
 import { integerInRange, issues, matches, required } from '../../shared/validation';
-import { ACCOUNT_PATH, asDisplayed, dateField, operation, optionsField, plainDateTime, textField } from '../fields';
+import { ACCOUNT_PATH, asDisplayed, collectionField, dateField, operation, optionsField, plainDateTime, rowsField, textField } from '../fields';
 import { validateCdrPeriod } from '../validation/account';
 
 /** The spec gives the API's limit a default (9999) but no maximum: as many as Return All collects. */
 const MAX_RESULTS = 100_000;
-
-const pair = [textField('Key', 'name'), textField('Value', 'value')];
 
 export const summary: ResourceSpec = {
 	value: 'summary',
@@ -23,19 +21,12 @@ export const summary: ResourceSpec = {
 			fields: [
 				optionsField('Direction', 'direction', 'both', [['Both', 'both'], ['Inbound', 'in'], ['Outbound', 'out']]),
 				textField('Key', 'key', 'What to summarise by, as the API names it (e.g. destination, trunk, tag)', { required: true, placeholder: 'destination' }),
-				{
-					displayName: 'Additional Fields',
-					name: 'additionalFields',
-					type: 'collection',
-					placeholder: 'Add Field',
-					default: {},
-					options: [
-						dateField('dateStart', 'Date Start', 'From this time, GMT (default start of today)'),
-						{ displayName: 'Max Results', name: 'maxResults', type: 'number', typeOptions: { minValue: 1, maxValue: MAX_RESULTS, numberPrecision: 0 }, default: 9999, description: "The API's limit parameter (default 9999)" },
-						textField('Sort', 'sort', 'The key to sort by'),
-						{ displayName: 'Filter', name: 'filter', type: 'fixedCollection', typeOptions: { multipleValues: true }, default: {}, options: [{ displayName: 'Condition', name: 'pairs', values: pair }] },
-					],
-				},
+				collectionField('Additional Fields', 'additionalFields', 'Add Field', [
+					dateField('dateStart', 'Date Start', 'From this time, GMT (default start of today)'),
+					{ displayName: 'Max Results', name: 'maxResults', type: 'number', typeOptions: { minValue: 1, maxValue: MAX_RESULTS, numberPrecision: 0 }, default: 9999, description: "The API's limit parameter (default 9999)" },
+					textField('Sort', 'sort', 'The key to sort by'),
+					rowsField('Filter', 'filter', ['Condition', 'pairs'], [textField('Key', 'name'), textField('Value', 'value')]),
+				]),
 			],
 			validate: (p) => {
 				const extra = (p.additionalFields ?? {}) as IDataObject;

@@ -5,7 +5,7 @@ import { wholesaleVoiceApi } from '../../shared/apis';
 import type { ApiPath, ApiResponse, OperationContext, Params, RequestEnvironment, ResourceSpec } from '../../shared/operation';
 import { UnexpectedAnswer, isRecord } from '../../shared/responseShape';
 import { createClient } from '../../shared/transport/client';
-import { VOICE_PATH, asDisplayed, firstItem, operation, optionsField, textField, unwrap, wholesaleItems } from '../fields';
+import { VOICE_PATH, asDisplayed, booleanField, collectionField, firstItem, operation, optionsField, textField, unwrap, wholesaleItems } from '../fields';
 import { validateTrunkDeletion, validateTrunkName, validateTrunkType, validateTrunkUpdate } from '../validation/account';
 
 /** A trunk to create: typed, since it does not exist yet. */
@@ -96,23 +96,16 @@ const SWITCHES: Array<[string, string, string]> = [
 ];
 
 /** Every update option of the API: switches, concurrent limits (blank = no limit), rate limits `calls/duration`. */
-const updateOptions: INodeProperties = {
-	displayName: 'Options',
-	name: 'options',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	options: [
-		textField('CLI Format', 'cli_format', 'CLI format for inbound calls, as the API names it'),
-		...SWITCHES.map(([name, displayName, description]): INodeProperties => ({ displayName, name, type: 'boolean', default: true, description })),
-		...LIMIT_CATEGORIES.map(([key, label]) =>
-			textField(`Concurrent Limit: ${label}`, `limit_concurrent_${key}`, 'Most concurrent calls; leave empty (or enter null) for no limit', { placeholder: '10' }),
-		),
-		...LIMIT_CATEGORIES.filter(([key]) => key.startsWith('out')).map(([key, label]) =>
-			textField(`Rate Limit: ${label}`, `limit_rate_${key}`, 'Calls per duration: calls/12h, calls/10s or calls/1s, e.g. 5/10s; leave empty (or enter null) for no limit', { placeholder: '5/10s' }),
-		),
-	],
-};
+const updateOptions = collectionField('Options', 'options', 'Add Option', [
+	textField('CLI Format', 'cli_format', 'CLI format for inbound calls, as the API names it'),
+	...SWITCHES.map(([name, displayName, description]) => booleanField(displayName, name, true, description)),
+	...LIMIT_CATEGORIES.map(([key, label]) =>
+		textField(`Concurrent Limit: ${label}`, `limit_concurrent_${key}`, 'Most concurrent calls; leave empty (or enter null) for no limit', { placeholder: '10' }),
+	),
+	...LIMIT_CATEGORIES.filter(([key]) => key.startsWith('out')).map(([key, label]) =>
+		textField(`Rate Limit: ${label}`, `limit_rate_${key}`, 'Calls per duration: calls/12h, calls/10s or calls/1s, e.g. 5/10s; leave empty (or enter null) for no limit', { placeholder: '5/10s' }),
+	),
+]);
 
 /** No limit: a limit left empty, null, or typed as the word the rule uses ("or null for no limit"). */
 function noLimit(value: unknown): boolean {
