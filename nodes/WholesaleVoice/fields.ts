@@ -78,8 +78,9 @@ export function optionsField(displayName: string, name: string, value: string, r
 	return { displayName, name, type: 'options', default: value, options, ...extra };
 }
 
-export function booleanField(displayName: string, name: string, value: boolean, description: string, extra: Partial<INodeProperties> = {}): INodeProperties {
-	return { displayName, name, type: 'boolean', default: value, description, ...extra };
+/** A boolean field, off unless `extra` says `default: true`. */
+export function booleanField(displayName: string, name: string, description: string, extra: Partial<INodeProperties> = {}): INodeProperties {
+	return { displayName, name, type: 'boolean', default: false, description, ...extra };
 }
 
 /** An "Add …" collection of optional fields. */

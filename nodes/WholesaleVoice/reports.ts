@@ -26,8 +26,9 @@ const waiting = shownFor('waitForResult', true);
 
 export const reportFields: INodeProperties[] = [
 	booleanField(
-		'Wait for the Result', 'waitForResult', true,
+		'Wait for the Result', 'waitForResult',
 		"Whether to wait until the report is ready, collect it (it can be fetched only once) and output its rows. Off: output the handle, for Report > Get File or the trigger's report-ready event.",
+		{ default: true },
 	),
 	{
 		displayName: 'Max Wait (Seconds)',
@@ -38,7 +39,7 @@ export const reportFields: INodeProperties[] = [
 		...waiting,
 		description: 'Give up waiting after this long; the report stays collectable for five minutes after it is ready',
 	},
-	booleanField('Include Raw File', 'includeRawFile', false, 'Whether to also output the report file as binary data (on the first item)', waiting),
+	booleanField('Include Raw File', 'includeRawFile', 'Whether to also output the report file as binary data (on the first item)', waiting),
 	{ ...binaryPropertyField, displayOptions: { show: { waitForResult: [true], includeRawFile: [true] } } },
 	textField('Callback URL', 'callback', 'Optional: the platform POSTs here when the report is ready (the Wholesale Voice Trigger receives it)', { placeholder: 'https://n8n.example.com/webhook/…' }),
 ];

@@ -17,7 +17,7 @@ const REPORTS: Record<string, { path: string; dated: boolean; name: string }> = 
 	smsCdrLatest: { path: 'sms/cdr/latest', dated: false, name: 'Latest SMS CDRs' },
 };
 
-const includeRawFile = booleanField('Include Raw File', 'includeRawFile', false, 'Whether to also output the file as binary data (on the first item)');
+const includeRawFile = booleanField('Include Raw File', 'includeRawFile', 'Whether to also output the file as binary data (on the first item)');
 
 export const report: ResourceSpec = {
 	value: 'report',

@@ -98,7 +98,7 @@ const SWITCHES: Array<[string, string, string]> = [
 /** Every update option of the API: switches, concurrent limits (blank = no limit), rate limits `calls/duration`. */
 const updateOptions = collectionField('Options', 'options', 'Add Option', [
 	textField('CLI Format', 'cli_format', 'CLI format for inbound calls, as the API names it'),
-	...SWITCHES.map(([name, displayName, description]) => booleanField(displayName, name, true, description)),
+	...SWITCHES.map(([name, displayName, description]) => booleanField(displayName, name, description, { default: true })),
 	...LIMIT_CATEGORIES.map(([key, label]) =>
 		textField(`Concurrent Limit: ${label}`, `limit_concurrent_${key}`, 'Most concurrent calls; leave empty (or enter null) for no limit', { placeholder: '10' }),
 	),

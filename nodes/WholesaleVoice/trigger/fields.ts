@@ -27,15 +27,16 @@ export const triggerProperties: INodeProperties[] = [
 		description: 'The events that start the workflow. Other deliveries are answered 200 and start nothing.',
 	},
 	booleanField(
-		'Collect the Report', 'collectReport', false,
+		'Collect the Report', 'collectReport',
 		'Whether to fetch a report as soon as it is ready and output its rows (needs the Wholesale Voice API credential). The file can be fetched only once; if collection fails, the handle is output with the reason.',
 		{ displayOptions: { show: reports } },
 	),
-	booleanField('Include Raw File', 'includeRawFile', false, 'Whether to also output the report file as binary data (on the first item)', { displayOptions: { show: { ...reports, collectReport: [true] } } }),
+	booleanField('Include Raw File', 'includeRawFile', 'Whether to also output the report file as binary data (on the first item)', { displayOptions: { show: { ...reports, collectReport: [true] } } }),
 	{ ...binaryPropertyField, displayOptions: { show: { ...reports, collectReport: [true], includeRawFile: [true] } } },
 	booleanField(
-		'Drop Duplicates', 'dropDuplicates', true,
+		'Drop Duplicates', 'dropDuplicates',
 		'Whether to drop a delivery whose ID was emitted recently (the platform repeats the ID when it retries). Remembered in memory: not across restarts, and per webhook process in queue mode.',
+		{ default: true },
 	),
 	optionsField(
 		'Allowed Sources', 'sourceNetworks', 'platform',
@@ -69,7 +70,7 @@ export const triggerProperties: INodeProperties[] = [
 	textField('Secret', 'secret', 'A long random value, e.g. from openssl rand -hex 32', { typeOptions: { password: true }, required: true, ...shownFor('secretLocation', 'query', 'header') }),
 	triggerOptions([
 		booleanField(
-			'Calls in Progress: One Item per Call', 'splitCalls', false,
+			'Calls in Progress: One Item per Call', 'splitCalls',
 			'Whether a calls-in-progress summary gives one item per call (per destination in the summary form) with the account, time and currency, instead of one item with the lists',
 		),
 		{

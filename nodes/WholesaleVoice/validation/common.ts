@@ -1,5 +1,5 @@
 import type { ValidationIssue } from '../../shared/operation';
-import { describeValue, isBlank, type Check } from '../../shared/validation';
+import { describeValue, isBlank, maxLength, type Check } from '../../shared/validation';
 
 import { ruleText, type RuleId } from './rules';
 
@@ -24,6 +24,11 @@ export function kindOf(value: unknown): string {
 	return typeof value;
 }
 
+/** An issue for a value of the wrong kind: "it is an array, not an object". */
+export function wrongKind(ruleId: RuleId, field: string, value: unknown, wanted = 'an object'): ValidationIssue {
+	return violation(ruleId, field, `it is ${kindOf(value)}, not ${wanted}`);
+}
+
 /** The problem of a whole value that is no object: empty, or of another kind. */
 export function notObject(value: unknown, empty = isBlank(value)): string {
 	return empty ? 'it is empty' : `it is ${kindOf(value)}, not an object`;
@@ -44,6 +49,16 @@ export function isText(value: unknown): value is string | number {
 /** A non-text value that is not blank (objects, arrays, booleans) in a field that takes text. */
 export function notText(value: unknown): boolean {
 	return !isBlank(value) && !isText(value);
+}
+
+/** The fields of a length table (999 data, a port's customer): each text, present when mandatory, within its length. */
+export function lengthTableIssues(data: Record<string, unknown>, lengths: Record<string, number>, mandatory: readonly string[], rules: { text: RuleId; mandatory: RuleId; lengths: 'uk999' | 'port.customer' }, parent = ''): Check[] {
+	return Object.entries(lengths).map(([key, max]) => {
+		const field = childPath(parent, key);
+		if (notText(data[key])) return wrongKind(rules.text, field, data[key], 'text');
+		if (mandatory.includes(key) && isBlank(data[key])) return violation(rules.mandatory, field, 'it is empty');
+		return asRule(`${rules.lengths}.${key}.max-length` as RuleId, maxLength(field, data[key], max));
+	});
 }
 
 /** A whole number as a JSON number or a string of digits (expressions often yield strings); `true` is no number. */

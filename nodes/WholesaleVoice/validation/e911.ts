@@ -1,7 +1,7 @@
 import type { ValidationIssue } from '../../shared/operation';
 import { describeValue, isBlank, isPlainObject, issues, maxLength, type Check } from '../../shared/validation';
 
-import { asRule, isText, kindOf, notObject, notText, violation } from './common';
+import { asRule, isText, notObject, notText, violation, wrongKind } from './common';
 import { E911_MAX_LENGTHS, type RuleId } from './rules';
 
 /**
@@ -47,7 +47,7 @@ export function validateE911Address(address: unknown, options: E911AddressOption
 	const found: ValidationIssue[] = [];
 	for (const field of E911_FIELDS) {
 		const value = sent[field];
-		if (notText(value)) found.push(violation('e911.field-text', field, `it is ${kindOf(value)}, not text`));
+		if (notText(value)) found.push(wrongKind('e911.field-text', field, value, 'text'));
 		else if (!isBlank(value)) found.push(...issues(formChecks(field, String(value))));
 		else if (mandatory.includes(field)) found.push(violation('e911.mandatory', field, 'it is empty'));
 	}

@@ -1,7 +1,7 @@
 import type { ValidationIssue } from '../../shared/operation';
-import { describeValue, email, isBlank, isPlainObject, issues, maxLength, oneOf, type Check } from '../../shared/validation';
+import { describeValue, email, isBlank, isPlainObject, issues, oneOf, type Check } from '../../shared/validation';
 
-import { asRule, childPath, isText, kindOf, notObject, notText, parseDateTime, ukPostcode, violation, wholeNumberAtLeast } from './common';
+import { asRule, childPath, isText, kindOf, lengthTableIssues, notObject, notText, parseDateTime, ukPostcode, violation, wholeNumberAtLeast, wrongKind } from './common';
 import { PORT_CUSTOMER_MAX_LENGTHS, type RuleId } from './rules';
 
 /** A GNP port submission, `POST /v3/porting/{ACCOUNT}/gnp`: each is charged (a resubmission without orig_ref again), so all is checked first. */
@@ -44,7 +44,7 @@ export function validatePortSubmission(submission: unknown, options: PortSubmiss
 	const textFieldIssue = new Set<string>();
 	for (const field of TEXT_FIELDS) {
 		if (notText(submission[field])) {
-			add(violation('port.field-text', field, `it is ${kindOf(submission[field])}, not text`));
+			add(wrongKind('port.field-text', field, submission[field], 'text'));
 			textFieldIssue.add(field);
 		}
 	}
@@ -102,21 +102,7 @@ function portDate(value: unknown, now: Date): Check {
 
 function validateCustomer(customer: unknown): ValidationIssue[] {
 	if (!isPlainObject(customer)) return [violation('port.customer.required', 'customer', notObject(customer))];
-	const found: ValidationIssue[] = [];
-	for (const key of Object.keys(PORT_CUSTOMER_MAX_LENGTHS) as Array<keyof typeof PORT_CUSTOMER_MAX_LENGTHS>) {
-		const field = childPath('customer', key);
-		const value = customer[key];
-		if (notText(value)) {
-			found.push(violation('port.field-text', field, `it is ${kindOf(value)}, not text`));
-		} else if (CUSTOMER_MANDATORY.includes(key) && isBlank(value)) {
-			found.push(violation('port.customer.mandatory', field, 'it is empty'));
-		} else {
-			const maxLengthRule: RuleId = `port.customer.${key}.max-length`;
-			const issue = asRule(maxLengthRule, maxLength(field, value, PORT_CUSTOMER_MAX_LENGTHS[key]));
-			if (issue) found.push(issue);
-		}
-	}
-	return found;
+	return issues(lengthTableIssues(customer, PORT_CUSTOMER_MAX_LENGTHS, CUSTOMER_MANDATORY, { text: 'port.field-text', mandatory: 'port.customer.mandatory', lengths: 'port.customer' }, 'customer'));
 }
 
 /** The number of an entry: in national format, and of a kind GNP ports. */
@@ -139,7 +125,7 @@ function validateNumbers(numbers: unknown, mbn: string | undefined): ValidationI
 	for (const [index, entry] of numbers.entries()) {
 		const path = childPath('numbers', index);
 		if (!isPlainObject(entry)) {
-			found.push(violation('port.number.object', path, `it is ${kindOf(entry)}, not an object`));
+			found.push(wrongKind('port.number.object', path, entry));
 			continue;
 		}
 		const at = (key: string) => childPath(path, key);

@@ -2,7 +2,7 @@ import type { ValidationIssue } from '../../shared/operation';
 import { describeValue, e164, email, httpUrl, isBlank, isPlainObject, issues, oneOf, phoneNumber, type Check } from '../../shared/validation';
 
 import { validateTrunkName } from './account';
-import { amount, asRule, childPath, isText, kindOf, notObject, violation, wholeNumberAtLeast } from './common';
+import { amount, asRule, childPath, isText, notObject, violation, wholeNumberAtLeast, wrongKind } from './common';
 import type { RuleId } from './rules';
 
 /** `PUT .../allocated/{NUMBER}/config`: the API rejects the whole configuration for any wrong element, so every issue is collected, each with its path. */
@@ -76,14 +76,10 @@ export function validateNumberConfiguration(config: unknown, options: NumberConf
 	}
 
 	const section = (name: 'options' | 'rules' | 'meta') => phpEmptyObject(configuration[name]);
-	if (present(section('options')) && !isPlainObject(section('options'))) {
-		found.push(violation('configuration.options.object', 'options', `it is ${kindOf(configuration.options)}, not an object`));
-	}
-
+	if (present(section('options')) && !isPlainObject(section('options'))) found.push(wrongKind('configuration.options.object', 'options', configuration.options));
 	const definedRules = validateRules(section('rules'), found);
 	validateRouting(configuration.routing, definedRules, options, found);
-	validateMeta(section('meta'), found);
-	return found;
+	return [...found, ...validateMeta(section('meta'))];
 }
 
 /** The API's PHP writes an empty object as `[]` (`"meta": []` read back must be writable again): an empty array stands for `{}`. */
@@ -110,32 +106,23 @@ function parseConfiguration(config: unknown): { value: Record<string, unknown> }
 function validateRules(rules: unknown, found: ValidationIssue[]): Set<string> {
 	if (!present(rules)) return new Set();
 	if (!isPlainObject(rules)) {
-		found.push(violation('configuration.rules.object', 'rules', `it is ${kindOf(rules)}, not an object`));
+		found.push(wrongKind('configuration.rules.object', 'rules', rules));
 		return new Set();
 	}
 	for (const [name, rule] of Object.entries(rules)) {
 		const path = childPath('rules', name);
 		if (!RULE_NAME.test(name)) found.push(violation('configuration.rules.name', path, `the rule name ${describeValue(name)} is not allowed`));
-		if (!Array.isArray(rule)) {
-			found.push(violation('configuration.rules.array', path, `it is ${kindOf(rule)}, not an array`));
-			continue;
-		}
-		rule.forEach((entry, index) => validateRuleEntry(entry, childPath(path, index), found));
+		if (!Array.isArray(rule)) found.push(wrongKind('configuration.rules.array', path, rule, 'an array'));
+		else rule.forEach((entry, index) => found.push(...ruleEntryIssues(entry, childPath(path, index))));
 	}
 	return new Set(Object.keys(rules));
 }
 
 /** One entry of a rule: an object whose dow, time, day and month are arrays (`[3]`, not `3`). */
-function validateRuleEntry(entry: unknown, path: string, found: ValidationIssue[]): void {
-	if (!isPlainObject(entry)) {
-		found.push(violation('configuration.rules.entry.object', path, `it is ${kindOf(entry)}, not an object`));
-		return;
-	}
-	for (const key of RULE_ENTRY_ARRAYS) {
-		if (present(entry[key]) && !Array.isArray(entry[key])) {
-			found.push(violation('configuration.rules.entry.arrays', childPath(path, key), `it is ${kindOf(entry[key])}, not an array`));
-		}
-	}
+function ruleEntryIssues(entry: unknown, path: string): ValidationIssue[] {
+	if (!isPlainObject(entry)) return [wrongKind('configuration.rules.entry.object', path, entry)];
+	const notArrays = RULE_ENTRY_ARRAYS.filter((key) => present(entry[key]) && !Array.isArray(entry[key]));
+	return notArrays.map((key) => wrongKind('configuration.rules.entry.arrays', childPath(path, key), entry[key], 'an array'));
 }
 
 function validateRouting(routing: unknown, definedRules: Set<string>, options: NumberConfigurationOptions, found: ValidationIssue[]): void {
@@ -144,7 +131,7 @@ function validateRouting(routing: unknown, definedRules: Set<string>, options: N
 		return;
 	}
 	if (!isPlainObject(routing)) {
-		found.push(violation('routing.object', 'routing', `it is ${kindOf(routing)}, not an object`));
+		found.push(wrongKind('routing.object', 'routing', routing));
 		return;
 	}
 	if (Object.keys(routing).length === 0) {
@@ -158,14 +145,14 @@ function validateRouting(routing: unknown, definedRules: Set<string>, options: N
 			found.push(violation('routing.key.defined', keyPath, `"${key}" is not default and no rule of that name is defined in rules`));
 		}
 		if (!Array.isArray(stages)) {
-			found.push(violation('routing.stages.array', keyPath, `it is ${kindOf(stages)}, not an array of stages`));
+			found.push(wrongKind('routing.stages.array', keyPath, stages, 'an array of stages'));
 			continue;
 		}
 		if (stages.length === 0) found.push(violation('routing.route.stages', keyPath, 'it has no stage'));
 		stages.forEach((stage, stageIndex) => {
 			const stagePath = childPath(keyPath, stageIndex);
 			if (!Array.isArray(stage)) {
-				found.push(violation('routing.stage.array', stagePath, `it is ${kindOf(stage)}, not an array of blocks`));
+				found.push(wrongKind('routing.stage.array', stagePath, stage, 'an array of blocks'));
 				return;
 			}
 			if (stage.length === 0) found.push(violation('routing.stage.blocks', stagePath, 'it has no block'));
@@ -174,17 +161,17 @@ function validateRouting(routing: unknown, definedRules: Set<string>, options: N
 				const summary = validateBlock(block, childPath(stagePath, blockIndex), options, found);
 				if (summary) stageBlocks.push(summary);
 			});
-			validateZones(stageBlocks, found);
+			found.push(...zoneIssues(stageBlocks));
 			blocks.push(...stageBlocks);
 		});
 	}
-	validateFaxExclusive(blocks, found);
+	found.push(...faxExclusiveIssues(blocks));
 }
 
 /** Checks one block; returns its summary when its type is known, for the stage and fax rules. */
 function validateBlock(block: unknown, path: string, options: NumberConfigurationOptions, found: ValidationIssue[]): BlockSummary | undefined {
 	if (!isPlainObject(block)) {
-		found.push(violation('routing.block.object', path, `it is ${kindOf(block)}, not an object`));
+		found.push(wrongKind('routing.block.object', path, block));
 		return undefined;
 	}
 	const at = (key: string) => childPath(path, key);
@@ -265,32 +252,27 @@ function faxChecks(block: Record<string, unknown>, at: (key: string) => string):
 }
 
 /** Zoned endpoints override unzoned ones, and calls in an unmatched zone fall back to them: one must exist. */
-function validateZones(stageBlocks: BlockSummary[], found: ValidationIssue[]): void {
+function zoneIssues(stageBlocks: BlockSummary[]): ValidationIssue[] {
 	const sipBlocks = stageBlocks.filter((block) => block.type === 'sip');
-	if (sipBlocks.some((block) => !block.zoned)) return;
-	for (const block of sipBlocks) {
-		found.push(violation('routing.sip.zone-needs-unzoned', childPath(block.path, 'zone'), 'no sip endpoint without a zone in the same stage takes calls from other zones'));
-	}
+	if (sipBlocks.some((block) => !block.zoned)) return [];
+	return sipBlocks.map((block) => violation('routing.sip.zone-needs-unzoned', childPath(block.path, 'zone'), 'no sip endpoint without a zone in the same stage takes calls from other zones'));
 }
 
-function validateFaxExclusive(blocks: BlockSummary[], found: ValidationIssue[]): void {
+function faxExclusiveIssues(blocks: BlockSummary[]): ValidationIssue[] {
 	const faxBlocks = blocks.filter((block) => block.type === 'fax');
 	const voiceBlocks = blocks.filter((block) => block.type !== 'fax');
-	if (faxBlocks.length === 0 || voiceBlocks.length === 0) return;
+	if (faxBlocks.length === 0 || voiceBlocks.length === 0) return [];
 	const shown = voiceBlocks.slice(0, 3).map((block) => `${block.path} (${block.type})`);
 	const more = voiceBlocks.length > shown.length ? ` and ${voiceBlocks.length - shown.length} more` : '';
-	for (const fax of faxBlocks) found.push(violation('routing.fax-exclusive', childPath(fax.path, 'type'), `a fax block is combined with ${shown.join(', ')}${more}`));
+	return faxBlocks.map((fax) => violation('routing.fax-exclusive', childPath(fax.path, 'type'), `a fax block is combined with ${shown.join(', ')}${more}`));
 }
 
-function validateMeta(meta: unknown, found: ValidationIssue[]): void {
-	if (!present(meta)) return;
-	if (!isPlainObject(meta)) {
-		found.push(violation('configuration.meta.object', 'meta', `it is ${kindOf(meta)}, not an object`));
-		return;
-	}
+function validateMeta(meta: unknown): ValidationIssue[] {
+	if (!present(meta)) return [];
+	if (!isPlainObject(meta)) return [wrongKind('configuration.meta.object', 'meta', meta)];
 	const bytes = Buffer.byteLength(JSON.stringify(meta), 'utf8');
-	if (bytes > META_MAX_BYTES) found.push(violation('configuration.meta.size', 'meta', `it is ${bytes} bytes as JSON`));
-	if (!present(meta.key)) return;
-	if (typeof meta.key !== 'string') found.push(violation('configuration.meta.key', 'meta.key', `it is ${kindOf(meta.key)}, not a string`));
-	else if (meta.key.length > META_KEY_MAX_LENGTH) found.push(violation('configuration.meta.key', 'meta.key', `it is ${meta.key.length} characters long`));
+	const found = bytes > META_MAX_BYTES ? [violation('configuration.meta.size', 'meta', `it is ${bytes} bytes as JSON`)] : [];
+	if (present(meta.key) && typeof meta.key !== 'string') found.push(wrongKind('configuration.meta.key', 'meta.key', meta.key, 'a string'));
+	else if (typeof meta.key === 'string' && meta.key.length > META_KEY_MAX_LENGTH) found.push(violation('configuration.meta.key', 'meta.key', `it is ${meta.key.length} characters long`));
+	return found;
 }

@@ -1,7 +1,7 @@
 import type { ValidationIssue } from '../../shared/operation';
-import { describeValue, isBlank, isPlainObject, issues, maxLength, type Check } from '../../shared/validation';
+import { describeValue, isBlank, isPlainObject, issues } from '../../shared/validation';
 
-import { asRule, kindOf, notObject, notText, ukPostcode, violation } from './common';
+import { lengthTableIssues, notObject, ukPostcode, violation } from './common';
 import { UK999_MAX_LENGTHS, type RuleId } from './rules';
 
 /** 999 address data of a UK number, `PUT .../allocated/{NUMBER}/999`: each submission is charged, so every rule of the field table is checked first. */
@@ -12,13 +12,7 @@ const UK999_MANDATORY: readonly string[] = ['name', 'premises', 'thoroughfare', 
 
 export function validateUk999(data: unknown, kind: EndUserKind): ValidationIssue[] {
 	if (!isPlainObject(data)) return [violation('uk999.object', 'address', notObject(data))];
-	const found: Check[] = (Object.keys(UK999_MAX_LENGTHS) as Array<keyof typeof UK999_MAX_LENGTHS>).map((field) => {
-		const value = data[field];
-		if (notText(value)) return violation('uk999.field-text', field, `it is ${kindOf(value)}, not text`);
-		if (UK999_MANDATORY.includes(field) && isBlank(value)) return violation('uk999.mandatory', field, 'it is empty');
-		const maxLengthRule: RuleId = `uk999.${field}.max-length`;
-		return asRule(maxLengthRule, maxLength(field, value, UK999_MAX_LENGTHS[field]));
-	});
+	const found = lengthTableIssues(data, UK999_MAX_LENGTHS, UK999_MANDATORY, { text: 'uk999.field-text', mandatory: 'uk999.mandatory', lengths: 'uk999' });
 	// Title and forename describe a person; a business is named by name + bussuffix.
 	const [others, ruleId, endUser]: [string[], RuleId, string] = kind === 'business' ? [['title', 'forename'], 'uk999.individual-only', 'a business'] : [['bussuffix'], 'uk999.business-only', 'an individual'];
 	for (const field of others) {
