@@ -78,6 +78,11 @@ export function optionsField(displayName: string, name: string, value: string, r
 	return { displayName, name, type: 'options', default: value, options, ...extra };
 }
 
+/** A number field: its default and its bounds (`typeOptions`), then what else sets it apart. */
+export function numericField(displayName: string, name: string, value: number, typeOptions: INodeProperties['typeOptions'], extra: Partial<INodeProperties> = {}): INodeProperties {
+	return { displayName, name, type: 'number', typeOptions, default: value, ...extra };
+}
+
 /** A boolean field, off unless `extra` says `default: true`. */
 export function booleanField(displayName: string, name: string, description: string, extra: Partial<INodeProperties> = {}): INodeProperties {
 	return { displayName, name, type: 'boolean', default: false, description, ...extra };
@@ -206,10 +211,7 @@ export async function getLosingProviders(this: ILoadOptionsFunctions): Promise<I
 /** The notification types available on the account, for the type dropdown. */
 export async function getNotificationTypes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const body = unwrap(await listOf(this, `${ACCOUNT_PATH}/notifications/available`));
-	const names = Array.isArray(body)
-		? body.map((entry) => (entry && typeof entry === 'object' ? String((entry as IDataObject).type ?? (entry as IDataObject).name ?? '') : String(entry)))
-		: body && typeof body === 'object'
-			? Object.keys(body as IDataObject)
-			: [];
+	const name = (entry: unknown) => (entry && typeof entry === 'object' ? String((entry as IDataObject).type ?? (entry as IDataObject).name ?? '') : String(entry));
+	const names = Array.isArray(body) ? body.map(name) : body && typeof body === 'object' ? Object.keys(body) : [];
 	return names.filter(Boolean).map((name) => ({ name, value: name }));
 }

@@ -8,7 +8,7 @@ import { httpUrl, issues } from '../shared/validation';
 import { FileOutput } from '../shared/operation';
 import { findRecords } from '../shared/pagination';
 import { isRecord } from '../shared/responseShape';
-import { booleanField, shownFor, textField, unwrap } from './fields';
+import { booleanField, numericField, shownFor, textField, unwrap } from './fields';
 
 /**
  * Asynchronous reports: a POST returns a handle; the file is fetched from `/v3/files` exactly once (204 while running,
@@ -30,15 +30,10 @@ export const reportFields: INodeProperties[] = [
 		"Whether to wait until the report is ready, collect it (it can be fetched only once) and output its rows. Off: output the handle, for Report > Get File or the trigger's report-ready event.",
 		{ default: true },
 	),
-	{
-		displayName: 'Max Wait (Seconds)',
-		name: 'maxWaitSeconds',
-		type: 'number',
-		typeOptions: { minValue: 5, maxValue: REPORT_RETENTION_SECONDS - 10 },
-		default: 240,
+	numericField('Max Wait (Seconds)', 'maxWaitSeconds', 240, { minValue: 5, maxValue: REPORT_RETENTION_SECONDS - 10 }, {
 		...waiting,
 		description: 'Give up waiting after this long; the report stays collectable for five minutes after it is ready',
-	},
+	}),
 	booleanField('Include Raw File', 'includeRawFile', 'Whether to also output the report file as binary data (on the first item)', waiting),
 	{ ...binaryPropertyField, displayOptions: { show: { waitForResult: [true], includeRawFile: [true] } } },
 	textField('Callback URL', 'callback', 'Optional: the platform POSTs here when the report is ready (the Wholesale Voice Trigger receives it)', { placeholder: 'https://n8n.example.com/webhook/…' }),
@@ -49,9 +44,10 @@ export function reportIssues(params: Params): ValidationIssue[] {
 	return issues(httpUrl('Callback URL', params.callback));
 }
 
+/** The report handle: the answer's `data` when it is a record, else the answer. */
 function handleOf(body: unknown): IDataObject {
 	const record = (body ?? {}) as IDataObject;
-	return (record.data && typeof record.data === 'object' && !Array.isArray(record.data) ? record.data : record) as IDataObject;
+	return isRecord(record.data) ? record.data : record;
 }
 
 /** Rows of a report file, CSV or JSON (a list, maybe in an envelope; an empty list is no rows; else `data` as one row); JSON.parse throws on a broken file. */

@@ -12,13 +12,8 @@ export function flatValidation(record: IDataObject): IDataObject {
 	const ofcom = (record.ofcom ?? {}) as IDataObject;
 	return {
 		...record,
-		formatted_e164: formatted.e164 ?? null,
-		formatted_national: formatted.national ?? null,
-		formatted_international: formatted.international ?? null,
-		ofcom_status: ofcom.status ?? null,
-		ofcom_use: ofcom.use ?? null,
-		ofcom_range_holder: ofcom.rh ?? null,
-		ofcom_date: ofcom.date ?? null,
+		formatted_e164: formatted.e164 ?? null, formatted_national: formatted.national ?? null, formatted_international: formatted.international ?? null,
+		ofcom_status: ofcom.status ?? null, ofcom_use: ofcom.use ?? null, ofcom_range_holder: ofcom.rh ?? null, ofcom_date: ofcom.date ?? null,
 		valid_cli: ofcom.valid_cli ?? record.valid_cli ?? null,
 	};
 }

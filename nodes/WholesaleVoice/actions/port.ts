@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import type { Params, ResourceSpec, ValidationIssue } from '../../shared/operation';
 import { compact } from '../../shared/params';
 import { isBlank, issues, matches, required } from '../../shared/validation';
-import { asDisplayed, collectionField, dateField, operation, optionsField, plainDateTime, rowsField, shownFor, textField, unwrap, wholesaleList } from '../fields';
+import { asDisplayed, collectionField, dateField, numericField, operation, optionsField, plainDateTime, rowsField, shownFor, textField, unwrap, wholesaleList } from '../fields';
 import { PORT_MAX_LINES, validatePortSubmission } from '../validation/port';
 import { PORT_CUSTOMER_MAX_LENGTHS } from '../validation/rules';
 
@@ -29,7 +29,7 @@ const customerFields: INodeProperties[] = [
 });
 
 const withFields = shownFor('mode', 'fields');
-const countField = (displayName: string, name: string): INodeProperties => ({ displayName, name, type: 'number', typeOptions: { minValue: 1, maxValue: PORT_MAX_LINES }, default: 1, ...withFields });
+const countField = (displayName: string, name: string) => numericField(displayName, name, 1, { minValue: 1, maxValue: PORT_MAX_LINES }, withFields);
 
 const submissionFields: INodeProperties[] = [
 	textField('Main Billing Number', 'mbn', 'The main billing number in UK national format (01 or 02); it is added to the numbers as the MBN', { required: true, placeholder: '01632960000', ...withFields }),

@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { OperationSpec, ResourceSpec } from '../../shared/operation';
 import { compact } from '../../shared/params';
 import { describeValue, issues, required } from '../../shared/validation';
-import { ACCOUNT_PATH, dateField, operation, optionsField, plainDate } from '../fields';
+import { ACCOUNT_PATH, dateField, numericField, operation, optionsField, plainDate } from '../fields';
 import { reportFields, reportIssues, runReport } from '../reports';
 import { validateReportDate } from '../validation/account';
 
@@ -14,7 +14,7 @@ const WHICH_PATHS: Record<string, string> = { all: 'all', 'latest/1': 'latest/1'
 const MAX_AMOUNT = 10_000_000;
 
 function amountField(name: string, displayName: string, description: string): INodeProperties {
-	return { displayName, name, type: 'number', typeOptions: { minValue: 0, maxValue: MAX_AMOUNT, numberPrecision: 2 }, default: 0, required: true, description };
+	return numericField(displayName, name, 0, { minValue: 0, maxValue: MAX_AMOUNT, numberPrecision: 2 }, { required: true, description });
 }
 
 function amountIssues(field: string, value: unknown) {

@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { Params, ResourceSpec, ValidationIssue } from '../../shared/operation';
 import { isBlank } from '../../shared/validation';
-import { collectionField, e164Digits, firstItem, numberField, numberIssues, numberPath, operation, optionsField, rowsField, shownFor, textField } from '../fields';
+import { collectionField, e164Digits, firstItem, numberField, numberIssues, numberPath, numericField, operation, optionsField, rowsField, shownFor, textField } from '../fields';
 import { validateNumberConfiguration } from '../validation/routing';
 import { amount } from '../validation/common';
 
@@ -22,14 +22,9 @@ const BLOCK_PARAMETERS: INodeProperties[] = [
 		['SIP Registration', 'reg', 'Send to a registered SIP user; skipped when not registered'],
 		['Teams', 'teams', 'Microsoft Teams, routed from the number'],
 	]),
-	{
-		displayName: 'Stage',
-		name: 'stage',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_STAGE, numberPrecision: 0 },
-		default: 1,
+	numericField('Stage', 'stage', 1, { minValue: 1, maxValue: MAX_STAGE, numberPrecision: 0 }, {
 		description: `Stages are tried in order; blocks of one stage ring together. 1 to ${MAX_STAGE}; gaps are closed (stages 1 and 5 are sent as the first and second).`,
-	},
+	}),
 	textField('Endpoint', 'endpoint', 'SIP: user@host[:port][;transport=tcp], %e164 or %ukn stand for the number. Fax: an e-mail address or an HTTP POST URL.', {
 		placeholder: '%e164@pbx.example.com:5060',
 		...showFor('sip', 'fax'),
@@ -47,16 +42,8 @@ const BLOCK_PARAMETERS: INodeProperties[] = [
 	textField('Max Connection Cost', 'maxcpc', 'With Max Cost per Minute', showFor('pstn')),
 	textField('Caller ID', 'cli', "The CLI presented; the caller's by default", showFor('pstn')),
 	textField('Trunk', 'trunk', 'Trunk for billing and CDRs of the forwarded leg', { placeholder: '123456-L002', ...showFor('pstn') }),
-	{ displayName: 'Delay (Seconds)', name: 'delay', type: 'number', typeOptions: { minValue: 0, numberPrecision: 0 }, default: 0, description: 'Wait before this leg starts; 0 for none' },
-	{
-		displayName: 'Timeout (Seconds)',
-		name: 'timeout',
-		type: 'number',
-		typeOptions: { minValue: 0, numberPrecision: 0 },
-		default: 0,
-		description: 'Seconds to wait for an answer; 0 for the default',
-		...showFor('sip', 'reg', 'pstn', 'teams'),
-	},
+	numericField('Delay (Seconds)', 'delay', 0, { minValue: 0, numberPrecision: 0 }, { description: 'Wait before this leg starts; 0 for none' }),
+	numericField('Timeout (Seconds)', 'timeout', 0, { minValue: 0, numberPrecision: 0 }, { description: 'Seconds to wait for an answer; 0 for the default', ...showFor('sip', 'reg', 'pstn', 'teams') }),
 ];
 
 const builderFields: INodeProperties[] = [

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { ResourceSpec } from '../../shared/operation';
 import { compact, pairsToObject } from '../../shared/params';
 import { integerInRange, issues, matches, required } from '../../shared/validation';
-import { ACCOUNT_PATH, asDisplayed, collectionField, dateField, operation, optionsField, plainDateTime, rowsField, textField } from '../fields';
+import { ACCOUNT_PATH, asDisplayed, collectionField, dateField, numericField, operation, optionsField, plainDateTime, rowsField, textField } from '../fields';
 import { validateCdrPeriod } from '../validation/account';
 
 /** The spec gives the API's limit a default (9999) but no maximum: as many as Return All collects. */
@@ -23,7 +23,7 @@ export const summary: ResourceSpec = {
 				textField('Key', 'key', 'What to summarise by, as the API names it (e.g. destination, trunk, tag)', { required: true, placeholder: 'destination' }),
 				collectionField('Additional Fields', 'additionalFields', 'Add Field', [
 					dateField('dateStart', 'Date Start', 'From this time, GMT (default start of today)'),
-					{ displayName: 'Max Results', name: 'maxResults', type: 'number', typeOptions: { minValue: 1, maxValue: MAX_RESULTS, numberPrecision: 0 }, default: 9999, description: "The API's limit parameter (default 9999)" },
+					numericField('Max Results', 'maxResults', 9999, { minValue: 1, maxValue: MAX_RESULTS, numberPrecision: 0 }, { description: "The API's limit parameter (default 9999)" }),
 					textField('Sort', 'sort', 'The key to sort by'),
 					rowsField('Filter', 'filter', ['Condition', 'pairs'], [textField('Key', 'name'), textField('Value', 'value')]),
 				]),

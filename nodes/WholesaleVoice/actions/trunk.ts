@@ -67,15 +67,12 @@ const NOT_ABOUT_THE_TRUNK = [401, 403, 408, 429];
  * false}` (an error with a 2xx code) or an empty record is none; a refused credential, a rate limit or a 5xx fails.
  */
 async function trunkExists(context: OperationContext, value: unknown): Promise<boolean> {
+	const none = (record: unknown) => record === undefined || record === null || record === '' || (typeof record === 'object' && Object.keys(record).length === 0);
 	return await context.client.request({ method: 'GET', ...trunkPath(value, context.environment) }).then(
-		(response) => {
-			const record = unwrap(response.body);
-			return !(record === undefined || record === null || record === '' || (typeof record === 'object' && Object.keys(record).length === 0));
-		},
+		(response) => !none(unwrap(response.body)),
 		async (error: NodeApiError) => {
 			const status = Number(error.httpCode);
-			const none = (status >= 400 && status < 500 && !NOT_ABOUT_THE_TRUNK.includes(status)) || (status >= 200 && status < 300);
-			return none ? false : await Promise.reject(error);
+			return (status >= 400 && status < 500 && !NOT_ABOUT_THE_TRUNK.includes(status)) || (status >= 200 && status < 300) ? false : await Promise.reject(error);
 		},
 	);
 }

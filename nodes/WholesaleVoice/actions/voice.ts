@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { filtersField } from '../../shared/describe';
@@ -6,7 +6,7 @@ import { validationError } from '../../shared/errors';
 import type { ResourceSpec } from '../../shared/operation';
 import { compact } from '../../shared/params';
 import { integerInRange, isBlank, issues, matches, required } from '../../shared/validation';
-import { VOICE_PATH, asDisplayed, dateField, firstItem, keyedToList, operation, optionsField, plainDate, plainDateTime, shownFor, textField, unwrap, wholesaleItems, wholesaleList } from '../fields';
+import { VOICE_PATH, asDisplayed, dateField, firstItem, keyedToList, numericField, operation, optionsField, plainDate, plainDateTime, shownFor, textField, unwrap, wholesaleItems, wholesaleList } from '../fields';
 import { validateChannelHistoryInterval, validateChannelLimits, validateCdrPeriod, validateReportDate } from '../validation/account';
 
 const callIdField = textField('Call ID', 'callId', 'The call_id of the call, as call events and calls in progress give it', { required: true });
@@ -18,9 +18,7 @@ const CDR_FILTER_KEYS = ['from', 'to', 'toISO', 'trunk', 'tag'];
 /** The spec sets no maximum for a channel limit (the allocation bounds it): this bounds absurd values only. */
 const MAX_CHANNELS = 100_000;
 
-const channelsField = (displayName: string, name: string): INodeProperties => ({
-	displayName, name, type: 'number', typeOptions: { minValue: 0, maxValue: MAX_CHANNELS, numberPrecision: 0 }, default: 0, required: true,
-});
+const channelsField = (displayName: string, name: string) => numericField(displayName, name, 0, { minValue: 0, maxValue: MAX_CHANNELS, numberPrecision: 0 }, { required: true });
 
 /** Calls in progress with `calls` and `countries` (objects keyed by id) as lists a workflow can map. */
 export function callsInProgress(record: IDataObject): IDataObject {

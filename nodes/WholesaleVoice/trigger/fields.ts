@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { binaryPropertyField } from '../../shared/describe';
 import { triggerOptions } from '../../shared/triggers/lifecycle';
 import { DEFAULT_REMEMBER_IDS, DEFAULT_REMEMBER_MINUTES, MAX_REMEMBER_IDS } from '../../shared/triggers/recentIds';
-import { booleanField, optionsField, shownFor, textField } from '../fields';
+import { booleanField, numericField, optionsField, shownFor, textField } from '../fields';
 import { ALL_EVENTS, EVENT_CHOICES, REPORT_APP, UNPARSEABLE_APP } from './events';
 import { DEFAULT_SECRET_HEADER, DEFAULT_SECRET_QUERY_PARAMETER, PLATFORM_NETWORKS } from './security';
 
@@ -73,15 +73,8 @@ export const triggerProperties: INodeProperties[] = [
 			'Calls in Progress: One Item per Call', 'splitCalls',
 			'Whether a calls-in-progress summary gives one item per call (per destination in the summary form) with the account, time and currency, instead of one item with the lists',
 		),
-		{
-			displayName: 'Remember IDs (Count)',
-			name: 'rememberIds',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_REMEMBER_IDS },
-			default: DEFAULT_REMEMBER_IDS,
-			description: 'How many recent IDs Drop Duplicates keeps; the oldest are forgotten first',
-		},
-		{ displayName: 'Remember IDs For (Minutes)', name: 'rememberMinutes', type: 'number', typeOptions: { minValue: 1 }, default: DEFAULT_REMEMBER_MINUTES, description: 'How long Drop Duplicates keeps an ID' },
+		numericField('Remember IDs (Count)', 'rememberIds', DEFAULT_REMEMBER_IDS, { minValue: 1, maxValue: MAX_REMEMBER_IDS }, { description: 'How many recent IDs Drop Duplicates keeps; the oldest are forgotten first' }),
+		numericField('Remember IDs For (Minutes)', 'rememberMinutes', DEFAULT_REMEMBER_MINUTES, { minValue: 1 }, { description: 'How long Drop Duplicates keeps an ID' }),
 		optionsField(
 			'Unparseable Bodies', 'unparseable', 'log',
 			[
