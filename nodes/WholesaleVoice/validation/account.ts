@@ -94,17 +94,17 @@ export function validateTrunkUpdate(options: Record<string, unknown>): Validatio
 	);
 }
 
-const LATEST_COUNTS = {
+const LATEST_COUNTS: Record<'reports' | 'prepay', { ruleId: RuleId; counts: readonly number[] }> = {
 	reports: { ruleId: 'reports.latest', counts: [10, 100, 1000, 10000] },
 	prepay: { ruleId: 'prepay.latest', counts: [1, 10] },
-} as const satisfies Record<string, { ruleId: RuleId; counts: readonly number[] }>;
+};
 
 /** The N of `.../latest/N`: a CDR report (10 to 10000) or prepayments and transfers (1 or 10). */
 export function validateLatestCount(field: string, value: unknown, list: keyof typeof LATEST_COUNTS): ValidationIssue[] {
 	const { ruleId, counts } = LATEST_COUNTS[list];
 	if (isBlank(value)) return [violation(ruleId, field, 'it is empty')];
 	const count = wholeNumber(value);
-	return count !== undefined && (counts as readonly number[]).includes(count) ? [] : [violation(ruleId, field, `${describeValue(value)} is not one of ${counts.join(', ')}`)];
+	return count !== undefined && counts.includes(count) ? [] : [violation(ruleId, field, `${describeValue(value)} is not one of ${counts.join(', ')}`)];
 }
 
 /** A report or inline-CDR date, `YYYY-MM-DD` (blank: today), within the last 90 whole UTC days: from 90 days before today up to today. */
@@ -134,11 +134,8 @@ function validatePeriod(dateStart: unknown, dateEnd: unknown, windowDays: number
 	const bound = (field: string, value: unknown): number | undefined => {
 		if (isBlank(value)) return undefined;
 		const time = isText(value) ? parseDateTime(String(value).trim()) : undefined;
-		if (time === undefined) {
-			found.push(violation('date-time.form', field, `${describeValue(value)} is not a date-time YYYY-MM-DD hh:mm:ss`));
-			return undefined;
-		}
-		if (time < earliest) found.push(violation(windowRule, field, `${String(value).trim()} is before ${formatDate(earliest)} 00:00:00`));
+		if (time === undefined) found.push(violation('date-time.form', field, `${describeValue(value)} is not a date-time YYYY-MM-DD hh:mm:ss`));
+		else if (time < earliest) found.push(violation(windowRule, field, `${String(value).trim()} is before ${formatDate(earliest)} 00:00:00`));
 		return time;
 	};
 	const start = bound('date_start', dateStart);
@@ -151,14 +148,10 @@ function validatePeriod(dateStart: unknown, dateEnd: unknown, windowDays: number
 
 /** `POST .../notifications/{TYPE}/{METHOD}` with `destination`: an e-mail address or an E.164 mobile number. */
 export function validateNotificationRecipient(method: unknown, destination: unknown): ValidationIssue[] {
-	if (method !== 'email' && method !== 'sms') {
-		const problem = isBlank(method) ? 'it is empty' : `${describeValue(method)} is not a notification method`;
-		return [violation('notifications.method', 'method', problem)];
-	}
+	if (method !== 'email' && method !== 'sms') return [violation('notifications.method', 'method', isBlank(method) ? 'it is empty' : `${describeValue(method)} is not a notification method`)];
 	const ruleId = method === 'email' ? 'notifications.destination.email' : 'notifications.destination.sms';
 	if (isBlank(destination)) return [violation(ruleId, 'destination', 'it is empty')];
-	const check = method === 'email' ? email('destination', destination) : e164('destination', destination);
-	return issues(asRule(ruleId, check));
+	return issues(asRule(ruleId, method === 'email' ? email('destination', destination) : e164('destination', destination)));
 }
 
 /** The sample interval of channel history; blank means the API's default, 5m. */

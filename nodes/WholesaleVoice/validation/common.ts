@@ -18,10 +18,7 @@ export function kindOf(value: unknown): string {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'an array';
 	if (typeof value === 'object') return 'an object';
-	if (typeof value === 'string') return 'a string';
-	if (typeof value === 'number') return 'a number';
-	if (typeof value === 'boolean') return 'a boolean';
-	return typeof value;
+	return ['string', 'number', 'boolean'].includes(typeof value) ? `a ${typeof value}` : typeof value;
 }
 
 /** An issue for a value of the wrong kind: "it is an array, not an object". */
@@ -116,15 +113,11 @@ function realDateTime([year, month, day, hour, minute, second]: number[]): numbe
 	return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day ? time : undefined;
 }
 
-export function startOfUtcDay(now: Date): number {
-	return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-}
+export const startOfUtcDay = (now: Date) => Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
 
 /** Midnight UTC of the day `days` before `now`'s UTC day: the earliest moment of a "last N days" window. */
 export function windowStart(now: Date, days: number): number {
 	return startOfUtcDay(now) - days * 24 * 60 * 60 * 1000;
 }
 
-export function formatDate(time: number): string {
-	return new Date(time).toISOString().slice(0, 10);
-}
+export const formatDate = (time: number) => new Date(time).toISOString().slice(0, 10);

@@ -20,10 +20,7 @@ const MANDATORY_WITHOUT_NAME = ['streetNum', 'streetInfo', 'city', 'state', 'pos
 
 /** USPS codes of the states, DC and the inhabited territories, where e911 service exists. */
 const US_STATE_CODES: ReadonlySet<string> = new Set(
-	(
-		'AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY ' +
-		'DC AS GU MP PR VI'
-	).split(' '),
+	'AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC AS GU MP PR VI'.split(' '),
 );
 
 export type E911Address = Record<string, unknown>;

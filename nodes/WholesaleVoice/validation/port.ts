@@ -35,50 +35,30 @@ function gnpRangeProblem(number: string): string | undefined {
 
 export function validatePortSubmission(submission: unknown, options: PortSubmissionOptions = {}): ValidationIssue[] {
 	if (!isPlainObject(submission)) return [violation('port.object', 'submission', notObject(submission))];
-	const now = options.now ?? new Date();
-	const found: ValidationIssue[] = [];
-	const add = (issue: ValidationIssue | undefined) => {
-		if (issue) found.push(issue);
-	};
-
-	const textFieldIssue = new Set<string>();
-	for (const field of TEXT_FIELDS) {
-		if (notText(submission[field])) {
-			add(wrongKind('port.field-text', field, submission[field], 'text'));
-			textFieldIssue.add(field);
-		}
-	}
-	const unlessNotText = (field: (typeof TEXT_FIELDS)[number], check: () => ValidationIssue | undefined) => {
-		if (!textFieldIssue.has(field)) add(check());
-	};
-
-	const { mbn } = submission;
-	unlessNotText('mbn', () => {
-		if (isBlank(mbn)) return violation('port.mbn.required', 'mbn', 'it is empty');
-		return MBN.test(String(mbn).trim())
-			? undefined
-			: violation('port.mbn.form', 'mbn', `${describeValue(mbn)} is not a UK geographic number in national format${spacesHint(mbn)}`);
-	});
-
-	add(numberOrDigits('port.orig_ref.form', 'orig_ref', submission.orig_ref, Infinity, /^\d+$/, 'an order reference'));
-	unlessNotText('lcp', () => (isBlank(submission.lcp) ? violation('port.lcp.required', 'lcp', 'it is empty') : undefined));
-	add(numberOrDigits('port.lcp_cupid.form', 'lcp_cupid', submission.lcp_cupid, 999, /^\d{3}$/, 'a cupid'));
-	add(portDate(submission.port_date, now));
-	unlessNotText('contact_email', () => asRule('port.contact_email.form', email('contact_email', submission.contact_email)));
-	unlessNotText('billing_postcode', () =>
-		isBlank(submission.billing_postcode)
-			? violation('port.billing_postcode.required', 'billing_postcode', 'it is empty')
-			: ukPostcode('port.billing_postcode.form', 'billing_postcode', submission.billing_postcode),
-	);
-	add(asRule('port.type', oneOf('type', submission.type, ['single', 'multi', 'sub_single', 'sub_multi'])));
-	add(wholeNumberAtLeast('port.lines', 'lines', submission.lines, 1, PORT_MAX_LINES));
-	add(wholeNumberAtLeast('port.channels', 'channels', submission.channels, 1, PORT_MAX_LINES));
-
-	found.push(...validateCustomer(submission.customer));
+	const { mbn, lcp, contact_email: contactEmail, billing_postcode: postcode } = submission;
+	// A text field that holds something else is refused for that alone.
+	const notTexts: readonly string[] = TEXT_FIELDS.filter((field) => notText(submission[field]));
+	const ifText = (field: (typeof TEXT_FIELDS)[number], check: () => Check) => (notTexts.includes(field) ? undefined : check());
 	// The mbn is compared with the numbers only when it is well formed; otherwise its own issue says enough.
 	const wellFormedMbn = isText(mbn) && MBN.test(String(mbn).trim()) ? String(mbn).trim() : undefined;
-	found.push(...validateNumbers(submission.numbers, wellFormedMbn));
-	return found;
+	const mbnProblem = `${describeValue(mbn)} is not a UK geographic number in national format${spacesHint(mbn)}`;
+	return [
+		...notTexts.map((field) => wrongKind('port.field-text', field, submission[field], 'text')),
+		...issues(
+			ifText('mbn', () => (isBlank(mbn) ? violation('port.mbn.required', 'mbn', 'it is empty') : wellFormedMbn ? undefined : violation('port.mbn.form', 'mbn', mbnProblem))),
+			numberOrDigits('port.orig_ref.form', 'orig_ref', submission.orig_ref, Infinity, /^\d+$/, 'an order reference'),
+			ifText('lcp', () => (isBlank(lcp) ? violation('port.lcp.required', 'lcp', 'it is empty') : undefined)),
+			numberOrDigits('port.lcp_cupid.form', 'lcp_cupid', submission.lcp_cupid, 999, /^\d{3}$/, 'a cupid'),
+			portDate(submission.port_date, options.now ?? new Date()),
+			ifText('contact_email', () => asRule('port.contact_email.form', email('contact_email', contactEmail))),
+			ifText('billing_postcode', () => (isBlank(postcode) ? violation('port.billing_postcode.required', 'billing_postcode', 'it is empty') : ukPostcode('port.billing_postcode.form', 'billing_postcode', postcode))),
+			asRule('port.type', oneOf('type', submission.type, ['single', 'multi', 'sub_single', 'sub_multi'])),
+			wholeNumberAtLeast('port.lines', 'lines', submission.lines, 1, PORT_MAX_LINES),
+			wholeNumberAtLeast('port.channels', 'channels', submission.channels, 1, PORT_MAX_LINES),
+		),
+		...validateCustomer(submission.customer),
+		...validateNumbers(submission.numbers, wellFormedMbn),
+	];
 }
 
 function spacesHint(value: unknown): string {

@@ -154,11 +154,7 @@ const catalogue = {
 
 export type RuleId = keyof typeof catalogue;
 
-export interface Rule {
-	id: RuleId;
-	subject: RuleSubject;
-	text: string;
-}
+export type Rule = { id: RuleId; subject: RuleSubject; text: string };
 
 export const RULES: readonly Rule[] = (Object.keys(catalogue) as RuleId[]).map((id) => ({ id, subject: id.split('.')[0] as RuleSubject, text: catalogue[id] }));
 
