@@ -61,13 +61,8 @@ export type ParsedBody =
 	| { ok: true; documents: unknown[]; encoding: 'json' | 'form' | 'payload' | 'empty' }
 	| { ok: false; reason: string };
 
-function mediaType(contentType: string | undefined): string {
-	return (contentType ?? '').split(';')[0].trim().toLowerCase();
-}
-
-function charsetOf(contentType: string | undefined): string | undefined {
-	return /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
-}
+const mediaType = (contentType: string | undefined) => (contentType ?? '').split(';')[0].trim().toLowerCase();
+const charsetOf = (contentType: string | undefined) => /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
 
 const LATIN1 = new Set(['iso-8859-1', 'latin1', 'latin-1', 'windows-1252', 'cp1252', 'us-ascii', 'ascii']);
 
@@ -177,9 +172,7 @@ function jsonDocuments(text: string, what: string, encoding: 'json' | 'payload')
 	}
 }
 
-function looksLikeJson(text: string): boolean {
-	return /^\s*[[{"]/.test(text);
-}
+const looksLikeJson = (text: string) => /^\s*[[{"]/.test(text);
 
 /** Documents from a parsed JSON value: an array is several, a JSON string holding JSON is unwrapped once. */
 function documentsOf(value: unknown): unknown[] {
@@ -251,10 +244,8 @@ export function londonOffsetMinutes(utcMs: number): number {
 	return utcMs >= lastSundayOneAm(year, 2) && utcMs < lastSundayOneAm(year, 9) ? 60 : 0;
 }
 
-function iso(ms: number): string {
-	const text = new Date(ms).toISOString();
-	return text.endsWith('.000Z') ? `${text.slice(0, -5)}Z` : text;
-}
+/** ISO 8601 UTC, without milliseconds when there are none. */
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
 
 /**
  * A platform date-time (zoned, epoch seconds or milliseconds, or plain `YYYY-MM-DD hh:mm:ss` in UTC or UK time) as ISO 8601
@@ -312,9 +303,8 @@ export interface DeliveryDocument {
 }
 
 function text(value: unknown): string | undefined {
-	if (value === undefined || value === null) return undefined;
-	const s = String(value).trim();
-	return s === '' ? undefined : s;
+	const trimmed = value === undefined || value === null ? '' : String(value).trim();
+	return trimmed === '' ? undefined : trimmed;
 }
 
 /** A query value that the platform substituted (not an unreplaced `%id%`). */

@@ -97,23 +97,13 @@ export interface ParsedNetworks {
 	invalid: string[];
 }
 
-/** A list of networks as users write it: CIDR (`203.0.113.0/24`, `2001:db8::/32`) or addresses, separated by commas, semicolons, spaces or lines. */
-export function parseNetworks(text: string | readonly string[]): ParsedNetworks {
-	if (typeof text === 'string') {
-		const known = parsedTexts.get(text);
-		if (known) return known;
-	}
-	const parsed = parseNetworkEntries(text);
-	if (typeof text === 'string') {
-		if (parsedTexts.size >= 256) parsedTexts.clear();
-		parsedTexts.set(text, parsed);
-	}
-	return parsed;
-}
-
 const parsedTexts = new Map<string, ParsedNetworks>();
 
-function parseNetworkEntries(text: string | readonly string[]): ParsedNetworks {
+/** A list of networks as users write it: CIDR (`203.0.113.0/24`, `2001:db8::/32`) or addresses, separated by commas, semicolons, spaces or lines. */
+export function parseNetworks(text: string | readonly string[]): ParsedNetworks {
+	// The same few settings are read on every delivery: a typed list is parsed once.
+	const known = typeof text === 'string' ? parsedTexts.get(text) : undefined;
+	if (known) return known;
 	const entries = (typeof text === 'string' ? text.split(/[\s,;]+/) : [...text]).map((e) => e.trim()).filter(Boolean);
 	const networks: string[] = [];
 	const invalid: string[] = [];
@@ -129,7 +119,12 @@ function parseNetworkEntries(text: string | readonly string[]): ParsedNetworks {
 		}
 		networks.push(`${address}/${prefix}`);
 	}
-	return { networks, invalid };
+	const parsed = { networks, invalid };
+	if (typeof text === 'string') {
+		if (parsedTexts.size >= 256) parsedTexts.clear();
+		parsedTexts.set(text, parsed);
+	}
+	return parsed;
 }
 
 /** A network list ready for checks: each network's masked address, IPv4 as one number, IPv6 as 16-bit groups. */
@@ -205,10 +200,7 @@ export function sameSecret(given: unknown, expected: string): boolean {
 /** A header's value whatever the case of its name; a repeated header is refused (not a string). */
 export function headerValue(headers: Record<string, unknown> | undefined, name: string): unknown {
 	const wanted = name.toLowerCase();
-	for (const [key, value] of Object.entries(headers ?? {})) {
-		if (key.toLowerCase() === wanted) return value;
-	}
-	return undefined;
+	return Object.entries(headers ?? {}).find(([key]) => key.toLowerCase() === wanted)?.[1];
 }
 
 export interface CallerSettings {
