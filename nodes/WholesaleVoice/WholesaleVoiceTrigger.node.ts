@@ -16,10 +16,26 @@ import { triggerOf } from '../shared/triggers/lifecycle';
 import { DEFAULT_REMEMBER_IDS, DEFAULT_REMEMBER_MINUTES, MAX_REMEMBER_IDS, forgetUnlessAcknowledged } from '../shared/triggers/recentIds';
 import { wholesaleVoiceCredentialTest } from '../shared/transport/credentialTest';
 import { collectReadyReport } from './trigger/reportReady';
-import { ALL_EVENTS, REPORT_APP, UNPARSEABLE_APP, decodeBytes, deliveryEvents, isMultipart, parseBody, supportedDeliveryType, parseParsedBody } from './trigger/events';
+import {
+	ALL_EVENTS,
+	REPORT_APP,
+	UNPARSEABLE_APP,
+	decodeBytes,
+	deliveryEvents,
+	isMultipart,
+	parseBody,
+	supportedDeliveryType,
+	parseParsedBody,
+} from './trigger/events';
 import { triggerProperties } from './trigger/fields';
 import type { CallerSettings, SecretLocation, SourceNetworks } from './trigger/security';
-import { DEFAULT_SECRET_HEADER, DEFAULT_SECRET_QUERY_PARAMETER, checkCaller, headerValue, settingsProblems } from './trigger/security';
+import {
+	DEFAULT_SECRET_HEADER,
+	DEFAULT_SECRET_QUERY_PARAMETER,
+	checkCaller,
+	headerValue,
+	settingsProblems,
+} from './trigger/security';
 
 /** The raw request as n8n hands it over: the body bytes it read, the address it computed. */
 interface DeliveryRequest {
