@@ -88,8 +88,7 @@ const LIMIT_CATEGORIES: Array<[string, string]> = [
 
 const SWITCHES: Array<[string, string, string]> = [
 	['enabled', 'Enabled', 'Whether the trunk is enabled at all; takes precedence over the inbound and outbound switches'],
-	['enable_in', 'Inbound Enabled', 'Whether inbound calls (SIP registration use) are enabled'],
-	['enabled_out', 'Outbound Enabled', 'Whether outbound calls are enabled'],
+	['enable_in', 'Inbound Enabled', 'Whether inbound calls (SIP registration use) are enabled'], ['enabled_out', 'Outbound Enabled', 'Whether outbound calls are enabled'],
 ];
 
 /** Every update option of the API: switches, concurrent limits (blank = no limit), rate limits `calls/duration`. */

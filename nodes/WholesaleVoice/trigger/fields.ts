@@ -45,10 +45,7 @@ export const triggerProperties: INodeProperties[] = [
 			['Any Source', 'any', 'No address check: use a secret, or a proxy that filters'],
 			['Custom Networks', 'custom', 'Only the networks listed here'],
 		],
-		{
-			description:
-				'Which client addresses may deliver. The address is the one n8n computes: behind a reverse proxy, set N8N_PROXY_HOPS so that n8n reads it from X-Forwarded-For; the trigger never trusts that header by itself.',
-		},
+		{ description: 'Which client addresses may deliver. The address is the one n8n computes: behind a reverse proxy, set N8N_PROXY_HOPS so that n8n reads it from X-Forwarded-For; the trigger never trusts that header by itself.' },
 	),
 	textField('Allowed Networks', 'customNetworks', 'Addresses or CIDR networks (IPv4 or IPv6), separated by commas or new lines', {
 		default: PLATFORM_NETWORKS.join(', '),

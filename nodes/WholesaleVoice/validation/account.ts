@@ -47,13 +47,11 @@ export function validateTrunkName(field: string, name: unknown, accountId?: stri
 	if (!isBlank(accountId)) {
 		const prefix = `${String(accountId).trim()}-`;
 		if (!text.startsWith(prefix)) return [violation('trunk.name.form', field, `"${text}" does not start with this account's id ${prefix}`)];
-		return TRUNK_NAME.test(text.slice(prefix.length)) && !hasControlCharacter(text)
-			? []
-			: [violation('trunk.name.form', field, `${describeValue(text)} has no name after ${prefix}, or one with spaces, slashes, ? # % \\ or control characters, or only dots`)];
+		if (TRUNK_NAME.test(text.slice(prefix.length)) && !hasControlCharacter(text)) return [];
+		return [violation('trunk.name.form', field, `${describeValue(text)} has no name after ${prefix}, or one with spaces, slashes, ? # % \\ or control characters, or only dots`)];
 	}
-	return new RegExp(`^[A-Za-z0-9]+-${TRUNK_NAME.source.slice(1)}`).test(text) && !hasControlCharacter(text)
-		? []
-		: [violation('trunk.name.form', field, `"${text}" is not {ACCOUNT}-{name}`)];
+	const valid = new RegExp(`^[A-Za-z0-9]+-${TRUNK_NAME.source.slice(1)}`).test(text) && !hasControlCharacter(text);
+	return valid ? [] : [violation('trunk.name.form', field, `"${text}" is not {ACCOUNT}-{name}`)];
 }
 
 /** The `type` of a new trunk; blank means the API's default, auth. */

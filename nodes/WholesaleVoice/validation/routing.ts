@@ -78,8 +78,7 @@ export function validateNumberConfiguration(config: unknown, options: NumberConf
 	const section = (name: 'options' | 'rules' | 'meta') => phpEmptyObject(configuration[name]);
 	if (present(section('options')) && !isPlainObject(section('options'))) found.push(wrongKind('configuration.options.object', 'options', configuration.options));
 	const definedRules = validateRules(section('rules'), found);
-	validateRouting(configuration.routing, definedRules, options, found);
-	return [...found, ...validateMeta(section('meta'))];
+	return [...found, ...routingIssues(configuration.routing, definedRules, options), ...validateMeta(section('meta'))];
 }
 
 /** The API's PHP writes an empty object as `[]` (`"meta": []` read back must be writable again): an empty array stands for `{}`. */
@@ -125,19 +124,11 @@ function ruleEntryIssues(entry: unknown, path: string): ValidationIssue[] {
 	return notArrays.map((key) => wrongKind('configuration.rules.entry.arrays', childPath(path, key), entry[key], 'an array'));
 }
 
-function validateRouting(routing: unknown, definedRules: Set<string>, options: NumberConfigurationOptions, found: ValidationIssue[]): void {
-	if (!present(routing)) {
-		found.push(violation('routing.required', 'routing', 'it is missing'));
-		return;
-	}
-	if (!isPlainObject(routing)) {
-		found.push(wrongKind('routing.object', 'routing', routing));
-		return;
-	}
-	if (Object.keys(routing).length === 0) {
-		found.push(violation('routing.not-empty', 'routing', 'it has no route'));
-		return;
-	}
+function routingIssues(routing: unknown, definedRules: Set<string>, options: NumberConfigurationOptions): ValidationIssue[] {
+	if (!present(routing)) return [violation('routing.required', 'routing', 'it is missing')];
+	if (!isPlainObject(routing)) return [wrongKind('routing.object', 'routing', routing)];
+	if (Object.keys(routing).length === 0) return [violation('routing.not-empty', 'routing', 'it has no route')];
+	const found: ValidationIssue[] = [];
 	const blocks: BlockSummary[] = [];
 	for (const [key, stages] of Object.entries(routing)) {
 		const keyPath = childPath('routing', key);
@@ -165,7 +156,7 @@ function validateRouting(routing: unknown, definedRules: Set<string>, options: N
 			blocks.push(...stageBlocks);
 		});
 	}
-	found.push(...faxExclusiveIssues(blocks));
+	return [...found, ...faxExclusiveIssues(blocks)];
 }
 
 /** Checks one block; returns its summary when its type is known, for the stage and fax rules. */
