@@ -8,6 +8,7 @@ import { httpUrl, issues } from '../shared/validation';
 import { FileOutput } from '../shared/operation';
 import { findRecords } from '../shared/pagination';
 import { isRecord } from '../shared/responseShape';
+import { clock } from '../shared/timers';
 import { booleanField, numericField, shownFor, textField, unwrap } from './fields';
 
 /**
@@ -100,13 +101,13 @@ export function reportOutput(hash: string, content: Buffer, contentType: string,
 
 /** Polls until the file is ready, with capped backoff, or until `maxWaitMs` is up: the file, or 'gone', or 'timeout'. */
 export async function awaitReportFile(client: ApiClient, hash: string, maxWaitMs: number, sleep: (ms: number) => Promise<void>) {
-	const deadline = Date.now() + maxWaitMs;
+	const deadline = clock.now() + maxWaitMs;
 	for (let attempt = 0; ; attempt++) {
 		const file = await fetchReportFile(client, hash);
 		if ('gone' in file) return 'gone';
 		if (file.ready) return file;
 		const delay = pollDelay(attempt);
-		if (Date.now() + delay > deadline) return 'timeout';
+		if (clock.now() + delay > deadline) return 'timeout';
 		await sleep(delay);
 	}
 }

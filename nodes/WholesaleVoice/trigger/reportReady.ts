@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { wholesaleVoiceApi } from '../../shared/apis';
 import { FileOutput } from '../../shared/operation';
+import { wait } from '../../shared/timers';
 import { createClient } from '../../shared/transport/client';
 import { awaitReportFile, goneError, reportOutput } from '../reports';
 
@@ -30,11 +31,11 @@ export async function collectReadyReport(node: IExecuteFunctions, handle: IDataO
 	if (!/^[0-9a-f]{32}$/i.test(hash)) {
 		return failed(handle, itemIndex, `The report-ready callback carried no report hash (32 hexadecimal characters): ${JSON.stringify(handle.id ?? null)}`);
 	}
-	const wait = options.wait ?? (async (ms: number) => await sleep(ms));
+	const pause = options.wait ?? wait;
 	const maxWaitMs = options.maxWaitMs ?? COLLECT_MAX_WAIT_MS;
 	try {
 		const client = createClient(node, wholesaleVoiceApi, { itemIndex });
-		const file = await awaitReportFile(client, hash, maxWaitMs, wait);
+		const file = await awaitReportFile(client, hash, maxWaitMs, pause);
 		if (file === 'gone') {
 			const gone = goneError({ node, itemIndex }, hash);
 			return failed(handle, itemIndex, gone.message, gone.description);
