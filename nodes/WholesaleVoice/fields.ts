@@ -107,7 +107,7 @@ export function shownFor(parameter: string, ...values: Array<string | boolean>):
 	return { displayOptions: { show: { [parameter]: values } } };
 }
 
-export const numberField = textField('Number', 'number', 'The number in E.164 form; a leading + and spaces are removed', { required: true, placeholder: '441632960000' });
+export const numberField = textField('Number', 'number', 'The number in E.164 form; a leading + and spaces are removed', { required: true, placeholder: 'e.g. 441632960000' });
 
 export function numberPath(params: Params, rest = ''): ApiPath {
 	return { path: `${NUMBERS_PATH}/allocated/{number}${rest}`, pathParams: { number: e164Digits(params.number) } };

@@ -37,7 +37,7 @@ export const reportFields: INodeProperties[] = [
 	}),
 	booleanField('Include Raw File', 'includeRawFile', 'Whether to also output the report file as binary data (on the first item)', waiting),
 	{ ...binaryPropertyField, displayOptions: { show: { waitForResult: [true], includeRawFile: [true] } } },
-	textField('Callback URL', 'callback', 'Optional: the platform POSTs here when the report is ready (the Wholesale Voice Trigger receives it)', { placeholder: 'https://n8n.example.com/webhook/…' }),
+	textField('Callback URL', 'callback', 'Optional: the platform POSTs here when the report is ready (the Wholesale Voice Trigger receives it)', { placeholder: 'e.g. https://n8n.example.com/webhook/…' }),
 ];
 
 /** Checks every report operation shares: where the platform may call back. */

@@ -32,7 +32,7 @@ const uk999Fields: INodeProperties[] = [
 	addressField('premises', 'Premises', UK999_MAX_LENGTHS.premises, 'Number or name of the premises', required),
 	addressField('thoroughfare', 'Thoroughfare', UK999_MAX_LENGTHS.thoroughfare, 'The street name', required),
 	addressField('locality', 'Locality', UK999_MAX_LENGTHS.locality, 'Village or area, and town', required),
-	addressField('postcode', 'Postcode', UK999_MAX_LENGTHS.postcode, 'Full postcode: out-code, a space, in-code, e.g. SW1A 1AA', { ...required, placeholder: 'SW1A 1AA' }),
+	addressField('postcode', 'Postcode', UK999_MAX_LENGTHS.postcode, 'Full postcode: out-code, a space, in-code, e.g. SW1A 1AA', { ...required, placeholder: 'e.g. SW1A 1AA' }),
 ];
 
 function uk999Data(params: Params): IDataObject {
@@ -79,9 +79,9 @@ const e911Fields = (withName: boolean): INodeProperties[] => [
 	addressField('streetInfo', 'Street', E911_MAX_LENGTHS.streetInfo, 'Street name; # is refused, put units under Location', required),
 	addressField('location', 'Location', E911_MAX_LENGTHS.location, 'Apartment, suite or floor; optional'),
 	addressField('city', 'City', E911_MAX_LENGTHS.city, 'The city', required),
-	textField('State', 'state', 'Two-letter state code', { ...required, placeholder: 'NY' }),
+	textField('State', 'state', 'Two-letter state code', { ...required, placeholder: 'e.g. NY' }),
 	addressField('postalCode', 'Postal Code', E911_MAX_LENGTHS.postalCode, 'ZIP code, at least 5 characters', required),
-	textField('ZIP+4', 'postalCodePlusFour', 'Exactly four digits, no hyphen; optional', { placeholder: '1234' }),
+	textField('ZIP+4', 'postalCodePlusFour', 'Exactly four digits, no hyphen; optional', { placeholder: 'e.g. 1234' }),
 ];
 
 function e911Address(params: Params, withName: boolean): IDataObject {

@@ -24,7 +24,7 @@ const typeField: INodeProperties = {
 };
 
 const methodField = optionsField('Method', 'method', 'email', [['E-Mail', 'email'], ['SMS', 'sms', 'Charged against the credit balance']]);
-const destinationField = textField('Recipient', 'destination', 'An e-mail address, or a mobile number in E.164 for SMS', { required: true, placeholder: 'ops@example.com or 447700900123' });
+const destinationField = textField('Recipient', 'destination', 'An e-mail address, or a mobile number in E.164 for SMS', { required: true, placeholder: 'e.g. ops@example.com or 447700900555' });
 
 const typeIssues = (value: unknown) => issues(required('Notification Type', value), matches('Notification Type', String(value ?? ''), /^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only'));
 
@@ -111,7 +111,7 @@ export const notification: ResourceSpec = {
 			paging: 'client',
 			fields: [
 				filtersField([
-					textField('Class', 'class', undefined, { placeholder: 'billing' }),
+					textField('Class', 'class', undefined, { placeholder: 'e.g. billing' }),
 					dateField('dateStart', 'Date Start', 'At most 60 days ago'),
 					dateField('dateEnd', 'Date End', 'Default now'),
 				]),

@@ -76,7 +76,7 @@ export const number: ResourceSpec = {
 					['JSON (Recommended)', 'http_json', 'A JSON POST per SMS; works with HTTPS endpoints and Unicode'],
 					['Form Post (Legacy)', 'http', 'A form-encoded POST; plain HTTP only, no Unicode'],
 				]),
-				textField('Endpoint URL', 'endpoint', undefined, { required: true, placeholder: 'https://n8n.example.com/webhook/…' }),
+				textField('Endpoint URL', 'endpoint', undefined, { required: true, placeholder: 'e.g. https://n8n.example.com/webhook/…' }),
 			],
 			validate: (p) => [...numberIssues(p), ...asDisplayed(validateSmsEndpoint(p.mode, String(p.endpoint ?? '').trim()), { mode: 'Mode', endpoint: 'Endpoint URL' })],
 			method: 'PUT', path: (p) => numberPath(p, '/sms'), body: (p) => ({ mode: p.mode, endpoint: String(p.endpoint).trim() }),

@@ -32,7 +32,7 @@ const withFields = shownFor('mode', 'fields');
 const countField = (displayName: string, name: string) => numericField(displayName, name, 1, { minValue: 1, maxValue: PORT_MAX_LINES }, withFields);
 
 const submissionFields: INodeProperties[] = [
-	textField('Main Billing Number', 'mbn', 'The main billing number in UK national format (01 or 02); it is added to the numbers as the MBN', { required: true, placeholder: '01632960000', ...withFields }),
+	textField('Main Billing Number', 'mbn', 'The main billing number in UK national format (01 or 02); it is added to the numbers as the MBN', { required: true, placeholder: 'e.g. 01632960000', ...withFields }),
 	{
 		displayName: 'Losing Provider Name or ID',
 		name: 'lcp',
@@ -52,13 +52,13 @@ const submissionFields: INodeProperties[] = [
 	], withFields),
 	countField('Lines', 'lines'),
 	countField('Channels', 'channels'),
-	textField('Contact E-Mail', 'contactEmail', "The submitter's address (not the end customer's)", { required: true, placeholder: 'porting@example.com', ...withFields }),
+	textField('Contact E-Mail', 'contactEmail', "The submitter's address (not the end customer's)", { required: true, placeholder: 'e.g. porting@example.com', ...withFields }),
 	textField('Billing Postcode', 'billingPostcode', "Must match the losing provider's records", { required: true, ...withFields }),
 	collectionField('Customer', 'customer', 'Add Field', customerFields, { description: 'The end customer; premises, thoroughfare, locality and postcode are required', ...withFields }),
 	rowsField(
 		'Other Numbers', 'numbers', ['Number', 'number'],
 		[
-			textField('Number', 'number', 'UK national format', { placeholder: '01632960001' }),
+			textField('Number', 'number', 'UK national format', { placeholder: 'e.g. 01632960001' }),
 			optionsField('Type', 'type', 'associated', [['Associated', 'associated'], ['Other', 'other']]),
 			optionsField('Action', 'action', 'port', [['Port', 'port'], ['Retain (Type Other Only)', 'retain'], ['Drop', 'drop']]),
 		],

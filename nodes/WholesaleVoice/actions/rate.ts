@@ -54,7 +54,7 @@ export const rate: ResourceSpec = {
 		operation({
 			value: 'getDestinationRate', name: 'Get Destination Rate', action: 'Get the rate for a number',
 			description: 'Get the description and the peak, off-peak, weekend and connection rates of each deck for a number',
-			fields: [textField('Number', 'number', 'The destination in E.164 form', { required: true, placeholder: '447700900123' })],
+			fields: [textField('Number', 'number', 'The destination in E.164 form', { required: true, placeholder: 'e.g. 447700900555' })],
 			validate: numberIssues,
 			path: (p) => ({ path: `${ACCOUNT_PATH}/rate/{number}`, pathParams: { number: e164Digits(p.number) } }),
 		}),

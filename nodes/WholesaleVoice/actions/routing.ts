@@ -26,11 +26,11 @@ const BLOCK_PARAMETERS: INodeProperties[] = [
 		description: `Stages are tried in order; blocks of one stage ring together. 1 to ${MAX_STAGE}; gaps are closed (stages 1 and 5 are sent as the first and second).`,
 	}),
 	textField('Endpoint', 'endpoint', 'SIP: user@host[:port][;transport=tcp], %e164 or %ukn stand for the number. Fax: an e-mail address or an HTTP POST URL.', {
-		placeholder: '%e164@pbx.example.com:5060',
+		placeholder: 'e.g. %e164@pbx.example.com:5060',
 		...showFor('sip', 'fax'),
 	}),
 	textField('User', 'user', 'The SIP registration user', showFor('reg')),
-	textField('Number', 'number', 'E.164 number to call', { placeholder: '447700900123', ...showFor('pstn') }),
+	textField('Number', 'number', 'E.164 number to call', { placeholder: 'e.g. 447700900555', ...showFor('pstn') }),
 	optionsField('Fax Delivery', 'method', 'mail', [['E-Mail', 'mail'], ['HTTP POST', 'http']], showFor('fax')),
 	optionsField('SRTP (SDES)', 'sdes', '', [['API Default', ''], ['None', 'none', 'SIP endpoints only'], ['Optional', 'optional'], ['Required', 'required']], showFor('sip', 'reg')),
 	optionsField('Opus', 'opus', '', [['API Default', ''], ['Always (With G.722 and G.711)', 'always'], ['Never', 'never'], ['Only', 'only']], showFor('sip', 'reg')),
@@ -41,7 +41,7 @@ const BLOCK_PARAMETERS: INodeProperties[] = [
 	textField('Max Cost per Minute', 'maxcpm', 'In the billing currency', showFor('pstn')),
 	textField('Max Connection Cost', 'maxcpc', 'With Max Cost per Minute', showFor('pstn')),
 	textField('Caller ID', 'cli', "The CLI presented; the caller's by default", showFor('pstn')),
-	textField('Trunk', 'trunk', 'Trunk for billing and CDRs of the forwarded leg', { placeholder: '123456-L002', ...showFor('pstn') }),
+	textField('Trunk', 'trunk', 'Trunk for billing and CDRs of the forwarded leg', { placeholder: 'e.g. 123456-L002', ...showFor('pstn') }),
 	numericField('Delay (Seconds)', 'delay', 0, { minValue: 0, numberPrecision: 0 }, { description: 'Wait before this leg starts; 0 for none' }),
 	numericField('Timeout (Seconds)', 'timeout', 0, { minValue: 0, numberPrecision: 0 }, { description: 'Seconds to wait for an answer; 0 for the default', ...showFor('sip', 'reg', 'pstn', 'teams') }),
 ];

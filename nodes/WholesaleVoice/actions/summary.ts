@@ -20,7 +20,7 @@ export const summary: ResourceSpec = {
 			paging: 'client',
 			fields: [
 				optionsField('Direction', 'direction', 'both', [['Both', 'both'], ['Inbound', 'in'], ['Outbound', 'out']]),
-				textField('Key', 'key', 'What to summarise by, as the API names it (e.g. destination, trunk, tag)', { required: true, placeholder: 'destination' }),
+				textField('Key', 'key', 'What to summarise by, as the API names it (e.g. destination, trunk, tag)', { required: true, placeholder: 'e.g. destination' }),
 				collectionField('Additional Fields', 'additionalFields', 'Add Field', [
 					dateField('dateStart', 'Date Start', 'From this time, GMT (default start of today)'),
 					numericField('Max Results', 'maxResults', 9999, { minValue: 1, maxValue: MAX_RESULTS, numberPrecision: 0 }, { description: "The API's limit parameter (default 9999)" }),

@@ -9,7 +9,7 @@ import { VOICE_PATH, asDisplayed, booleanField, collectionField, firstItem, oper
 import { validateTrunkDeletion, validateTrunkName, validateTrunkType, validateTrunkUpdate } from '../validation/account';
 
 /** A trunk to create: typed, since it does not exist yet. */
-const newTrunkField = textField('Trunk Name', 'trunk', 'The trunk name; the account prefix ({ACCOUNT}-) is added when left out', { required: true, placeholder: 'L002 or 123456-L002' });
+const newTrunkField = textField('Trunk Name', 'trunk', 'The trunk name; the account prefix ({ACCOUNT}-) is added when left out', { required: true, placeholder: 'e.g. L002 or 123456-L002' });
 
 /** An existing trunk: picked from the account's trunks, or typed. */
 export const trunkField: INodeProperties = {
@@ -21,7 +21,7 @@ export const trunkField: INodeProperties = {
 	description: 'The trunk; the account prefix ({ACCOUNT}-) is added to a name typed without it',
 	modes: [
 		{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchTrunks', searchable: true } },
-		{ displayName: 'By Name', name: 'name', type: 'string', placeholder: 'L002 or 123456-L002' },
+		{ displayName: 'By Name', name: 'name', type: 'string', placeholder: 'e.g. L002 or 123456-L002' },
 	],
 };
 
@@ -96,10 +96,10 @@ const updateOptions = collectionField('Options', 'options', 'Add Option', [
 	textField('CLI Format', 'cli_format', 'CLI format for inbound calls, as the API names it'),
 	...SWITCHES.map(([name, displayName, description]) => booleanField(displayName, name, description, { default: true })),
 	...LIMIT_CATEGORIES.map(([key, label]) =>
-		textField(`Concurrent Limit: ${label}`, `limit_concurrent_${key}`, 'Most concurrent calls; leave empty (or enter null) for no limit', { placeholder: '10' }),
+		textField(`Concurrent Limit: ${label}`, `limit_concurrent_${key}`, 'Most concurrent calls; leave empty (or enter null) for no limit', { placeholder: 'e.g. 10' }),
 	),
 	...LIMIT_CATEGORIES.filter(([key]) => key.startsWith('out')).map(([key, label]) =>
-		textField(`Rate Limit: ${label}`, `limit_rate_${key}`, 'Calls per duration: calls/12h, calls/10s or calls/1s, e.g. 5/10s; leave empty (or enter null) for no limit', { placeholder: '5/10s' }),
+		textField(`Rate Limit: ${label}`, `limit_rate_${key}`, 'Calls per duration: calls/12h, calls/10s or calls/1s, e.g. 5/10s; leave empty (or enter null) for no limit', { placeholder: 'e.g. 5/10s' }),
 	),
 ]);
 

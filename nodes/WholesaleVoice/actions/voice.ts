@@ -55,7 +55,7 @@ export const voice: ResourceSpec = {
 					textField('From', 'from', 'Calling number'),
 					textField('Tag', 'tag', 'The X-Platform-Tag of the call'),
 					textField('To', 'to', 'Called number'),
-					textField('To Country (ISO)', 'toISO', undefined, { placeholder: 'GB' }),
+					textField('To Country (ISO)', 'toISO', undefined, { placeholder: 'e.g. GB' }),
 					textField('Trunk', 'trunk'),
 				]),
 			],
@@ -116,7 +116,7 @@ export const voice: ResourceSpec = {
 			value: 'getRejectedCalls', name: 'Get Rejected Calls', action: 'Get rejected calls',
 			description: 'List calls rejected today and yesterday (channel limit, invalid CLI, blacklist...), all or for one reason',
 			paging: 'client',
-			fields: [textField('Reason', 'reason', 'Only this reason (e.g. maxcost, cli); all when empty', { placeholder: 'maxcost' })],
+			fields: [textField('Reason', 'reason', 'Only this reason (e.g. maxcost, cli); all when empty', { placeholder: 'e.g. maxcost' })],
 			validate: (p) => issues(matches('Reason', String(p.reason ?? '').trim(), /^[A-Za-z0-9_-]*$/, 'letters, digits, - and _ only')),
 			path: (p) => (isBlank(p.reason) ? { path: `${VOICE_PATH}/rejected` } : { path: `${VOICE_PATH}/rejected/{reason}`, pathParams: { reason: p.reason } }),
 			// The spec does not show this answer's shape: one it does not recognise is output whole, never as nothing.

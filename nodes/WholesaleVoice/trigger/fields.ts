@@ -50,7 +50,7 @@ export const triggerProperties: INodeProperties[] = [
 	textField('Allowed Networks', 'customNetworks', 'Addresses or CIDR networks (IPv4 or IPv6), separated by commas or new lines', {
 		default: PLATFORM_NETWORKS.join(', '),
 		required: true,
-		placeholder: '178.22.139.84/31, 203.0.113.0/24',
+		placeholder: 'e.g. 178.22.139.84/31, 203.0.113.0/24',
 		...shownFor('sourceNetworks', 'custom'),
 	}),
 	optionsField(
