@@ -17,7 +17,8 @@ export function apiKeyProblem(key: unknown): string | undefined {
 	if (/\s/.test(value)) return 'The API key contains spaces or line breaks; paste it again as one word';
 	const tail = /[0-9a-fA-F]*$/.exec(value)?.[0].length ?? 0;
 	if (tail < 48) {
-		return `The API key should end in 48 hexadecimal characters (0-9, a-f) after its prefix, but its last ${tail === 0 ? 'character is not' : `${tail} characters are the only ones that are`} hexadecimal. Copy the whole key from the customer portal`;
+		const found = tail === 0 ? 'its last character is not hexadecimal' : `only its last ${tail} characters are`;
+		return `The API key should be the portal's prefix, then 48 hexadecimal characters (0-9, a-f), like <prefix>9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822c, but ${found}. Copy the whole key from the customer portal`;
 	}
 	return undefined;
 }

@@ -137,7 +137,7 @@ describe('Voice Agent and Conversation Intelligence API', () => {
 	test('a malformed key is refused before sending, and not repeated', async () => {
 		const since = sandbox.context.log.lastSeq;
 		const reply = await message('platformApiKeyApi', { baseUrl: sandbox.url, apiKey: 'tpk_not-a-real-key-zzz' });
-		expect(reply).toMatch(/should end in 48 hexadecimal characters/);
+		expect(reply).toMatch(/should be the portal's prefix, then 48 hexadecimal characters \(0-9, a-f\), like <prefix>[0-9a-f]{48}, but/);
 		expect(reply).not.toContain('not-a-real-key');
 		expect(sandbox.context.log.list({ since })).toEqual([]);
 	});
