@@ -13,8 +13,9 @@
  *   5. starts n8n on 127.0.0.1:5678, creates the owner account (login printed), activates the
  *      trigger workflows
  *   6. prints what to open and curl commands that make the sandbox ring, text, start a voice
- *      agent conversation or play a live-analysis session, and the time the start took; then
- *      says when the live-analysis session ends (the trigger stops listening)
+ *      agent conversation or play a live-analysis session, the MCP recipe's endpoint and bearer
+ *      token with a command that lists its tools as an MCP client does, and the time the start
+ *      took; then says when the live-analysis session ends (the trigger stops listening)
  * Ctrl-C stops everything it started (the n8n process group and the sandbox).
  *
  * The terminal shows the steps with their elapsed time; a long step shows that it is moving (on a
@@ -443,6 +444,9 @@ const EXAMPLE_FOLDERS = ['', 'wholesale', 'ai-agents'];
 const NOT_WORKFLOWS = new Set(['sandbox-credentials.json', 'scripted-model.json']);
 const REPORT_CALLBACK_URL = 'http://127.0.0.1:5678/webhook/';
 
+/** The node type of n8n's MCP Server Trigger (the MCP recipe's trigger). */
+const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
+
 /** The Conversation Intelligence Trigger's event type for the end of a session (its item says `listening: false`). */
 const SESSION_ENDED = 'session_ended';
 
@@ -452,9 +456,10 @@ const SESSION_ENDED = 'session_ended';
  * callback at this n8n's webhook address; the Conversation Intelligence Trigger also taking
  * Session Ended (so the end of the demo call is an execution of its own, whose item says
  * `"listening": false`), with no static data from an earlier run (the sandbox's sessions are new
- * on each run: a session that ended in the last run must not keep the trigger from listening).
+ * on each run: a session that ended in the last run must not keep the trigger from listening);
+ * on n8n 1.x the MCP Server Trigger at version 2 (1.123 knows it up to 2, with the same parameters).
  */
-function exampleWorkflows(webhookBaseUrl) {
+function exampleWorkflows(webhookBaseUrl, target) {
 	return EXAMPLE_FOLDERS.flatMap((folder) =>
 		fs
 			.readdirSync(path.join(EXAMPLES, folder))
@@ -464,6 +469,7 @@ function exampleWorkflows(webhookBaseUrl) {
 				const file = path.join(folder, name);
 				const wf = JSON.parse(fs.readFileSync(path.join(EXAMPLES, file), 'utf8'));
 				for (const node of wf.nodes) {
+					if (node.type === MCP_TRIGGER && target === '1') node.typeVersion = 2;
 					if (node.type === `${PKG.name}.wholesaleVoiceTrigger`) Object.assign(node.parameters, { sourceNetworks: 'custom', customNetworks: '127.0.0.1/32' });
 					if (typeof node.parameters?.callback === 'string') node.parameters.callback = node.parameters.callback.replace(REPORT_CALLBACK_URL, `${webhookBaseUrl}/webhook/`);
 					if (node.type === `${PKG.name}.conversationIntelligenceTrigger`) {
@@ -488,14 +494,18 @@ async function harness() {
 	return tsxRequire('../test/e2e/harness.ts', import.meta.url);
 }
 
-/** Imports every sandbox credential (pointed at this sandbox) and example workflow; gives the scripted model its scripts. */
-async function importExamples(n8n, sandboxUrl, webhookBaseUrl) {
-	const credentials = EXAMPLE_FOLDERS.flatMap((folder) => {
+/** Every sandbox credential of the examples, pointed at this sandbox. */
+function exampleCredentials(sandboxUrl) {
+	return EXAMPLE_FOLDERS.flatMap((folder) => {
 		const file = path.join(EXAMPLES, folder, 'sandbox-credentials.json');
 		return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8').split(EXAMPLE_SANDBOX_URL).join(sandboxUrl)) : [];
 	});
-	await n8n.importCredentials(credentials);
-	const examples = exampleWorkflows(webhookBaseUrl);
+}
+
+/** Imports every sandbox credential (pointed at this sandbox) and example workflow; gives the scripted model its scripts. */
+async function importExamples(n8n, sandboxUrl, webhookBaseUrl, target) {
+	await n8n.importCredentials(exampleCredentials(sandboxUrl));
+	const examples = exampleWorkflows(webhookBaseUrl, target);
 	await n8n.importWorkflows(examples.map((e) => e.workflow));
 	// What "the model" of the AI recipes does (examples/ai-agents/scripted-model.json).
 	const scripts = fs.readFileSync(path.join(EXAMPLES, 'ai-agents', 'scripted-model.json'), 'utf8');
@@ -520,6 +530,57 @@ async function activate(n8n, examples) {
 	return problems;
 }
 
+/**
+ * The MCP servers among the recipes (examples/ai-agents/mcp-telephony-server.json): each MCP
+ * Server Trigger's production URL, the bearer token of its credential (none without bearer
+ * authentication) and the names of the tools connected to it.
+ */
+function mcpServers(examples, webhookBase) {
+	const credentials = exampleCredentials(EXAMPLE_SANDBOX_URL);
+	return examples.flatMap(({ file, workflow }) =>
+		workflow.nodes
+			.filter((node) => node.type === MCP_TRIGGER)
+			.map((trigger) => {
+				const bearer = trigger.parameters?.authentication === 'bearerAuth' ? trigger.credentials?.httpBearerAuth?.id : undefined;
+				const tools = Object.entries(workflow.connections ?? {})
+					.filter(([, outputs]) => (outputs.ai_tool ?? []).flat().some((c) => c?.node === trigger.name))
+					.map(([name]) => name)
+					.sort();
+				return {
+					file,
+					workflow,
+					url: `${webhookBase}/mcp/${String(trigger.parameters?.path ?? trigger.webhookId).replace(/^\/+/, '')}`,
+					token: bearer ? credentials.find((c) => c.id === bearer)?.data?.token : undefined,
+					tools,
+				};
+			}),
+	);
+}
+
+/**
+ * Waits until each MCP endpoint is registered (n8n registers a production webhook a moment after
+ * the workflow is published; until then it answers 404). Returns the ones that never were.
+ */
+async function waitForMcp(servers, timeoutMs = 60_000) {
+	const missing = [];
+	for (const server of servers) {
+		const deadline = Date.now() + timeoutMs;
+		let status;
+		for (;;) {
+			status = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).then(
+				(res) => res.status,
+				(e) => e.message,
+			);
+			if (status !== 404 || Date.now() > deadline || stopping) break;
+			await sleep(500);
+		}
+		if (status === 404) missing.push(`${server.file}: its MCP endpoint ${server.url} still answers 404 after ${timeoutMs / 1000} s`);
+		else if (typeof status !== 'number') missing.push(`${server.file}: its MCP endpoint ${server.url} did not answer (${status})`);
+		else say(`MCP endpoint ready: ${server.url} (${server.tools.length} tools)`);
+	}
+	return missing;
+}
+
 /** The harness kills everything at once on Ctrl-C; the demo stops gracefully instead (the harness's watchdogs still clean up if the demo dies). */
 function keepOwnSignalHandlers() {
 	for (const signal of Object.keys(signalHandlers)) {
@@ -538,7 +599,7 @@ const DANA_CONVERSATION = {
 	analysis: { transcript_summary: 'Dana Fox asked for the opening hours by text.' },
 };
 
-function printGuide({ base, webhookBase, sandbox, examples, userFolder, provisioned, problems, queue }) {
+function printGuide({ base, webhookBase, sandbox, examples, userFolder, provisioned, problems, queue, mcp }) {
 	const s = sandbox.baseUrl;
 	const wholesaleHook = (n) => `${webhookBase}/webhook/a1b2c3d4-0010-4c0d-8e01-00000000000${n}/wholesale-voice`;
 	const post = (adminPath, body) => `curl -s -X POST ${s}/_sandbox${adminPath} -H 'content-type: application/json' -d '${JSON.stringify(body)}'`;
@@ -606,6 +667,7 @@ function printGuide({ base, webhookBase, sandbox, examples, userFolder, provisio
 		'     ready rows" collects the rows (the editor\'s Execute workflow would wait for a test webhook):',
 		`     curl -s -u api123456:wv-demo-123456 -X POST ${s}/v3/accounts/123456/reports/voice/cdr/latest/100 -H 'content-type: application/json' -d '${JSON.stringify({ callback: wholesaleHook(3) })}'`,
 		'',
+		...mcp.flatMap(mcpGuide),
 		' What n8n sent to the platform (the SMS above, among others):',
 		`     curl -s '${s}/_sandbox/requests?method=POST&pathPrefix=/api/v1/customers/me/sms'`,
 		' The runs: Overview → Executions in the editor, or n8n\'s REST API with the sign-in above:',
@@ -621,6 +683,35 @@ function printGuide({ base, webhookBase, sandbox, examples, userFolder, provisio
 		'',
 	];
 	process.stdout.write(out.filter((l) => l !== undefined).join('\n'));
+}
+
+/** The MCP client script, as the guide prints it: relative to here when run from the repository. */
+const MCP_CLIENT = (() => {
+	const script = path.join(REPO, 'scripts', 'demo', 'mcp-list-tools.mjs');
+	const relative = path.relative(process.cwd(), script);
+	return relative.startsWith('..') || path.isAbsolute(relative) ? script : relative;
+})();
+
+/** Step 8 of the guide: an MCP recipe's endpoint, its token, and commands that list its tools and call one as an MCP client. */
+function mcpGuide({ workflow, url, token, tools }) {
+	const quote = (text) => `'${String(text).replace(/'/g, `'\\''`)}'`;
+	const command = `node ${MCP_CLIENT} ${url} ${token ? quote(token) : "''"}`;
+	return [
+		`  8. Telephony for any AI client (MCP): "${workflow.name}"`,
+		`     is an MCP server with ${tools.length} tools: ${tools.join(', ')}.`,
+		'     The customer, the SMS sender and the limits are fixed in the workflow (docs/ai-agents.md).',
+		'     Claude, Cursor or any MCP client (streamable HTTP) connects with:',
+		`     URL     ${url}`,
+		token ? `     Header  Authorization: Bearer ${token}` : '     (no authentication)',
+		...(tools.includes('send_sms')
+			? [
+					'     Its tools as an MCP client lists them, then a call it refuses (isError: true, nothing sent):',
+					`     ${command}`,
+					`     ${command} send_sms '${JSON.stringify({ to: 'call me maybe', text: 'Hi' })}'`,
+				]
+			: ['     Its tools as an MCP client lists them:', `     ${command}`]),
+		'',
+	];
 }
 
 /** The queue-mode lines of the guide: where each process is, its log, how to see which worker ran what. */
@@ -812,7 +903,7 @@ async function main() {
 			const sandbox = await sandboxReady;
 			say(`sandbox ready at ${sandbox.baseUrl}`);
 			const webhookBase = queue ? queue.cluster.webhookBaseUrl : n8n.baseUrl;
-			const examples = await importExamples(n8n, sandbox.baseUrl, webhookBase);
+			const examples = await importExamples(n8n, sandbox.baseUrl, webhookBase, args.target);
 			return { n8n, queue, examples, sandbox, webhookBase };
 		} finally {
 			stopFollowing?.();
@@ -838,8 +929,13 @@ async function main() {
 		});
 	}
 	watchN8n(n8n);
-	const problems = await step('Signing in and publishing the trigger workflows', async () => await activate(n8n, examples));
-	printGuide({ base: n8n.baseUrl, webhookBase, sandbox, examples, userFolder: n8n.userFolder, provisioned, problems, queue });
+	const mcp = mcpServers(examples, webhookBase);
+	const problems = await step('Signing in and publishing the trigger workflows', async () => {
+		const failed = await activate(n8n, examples);
+		const active = mcp.filter((server) => !failed.some((p) => p.startsWith(`${server.file}:`)));
+		return [...failed, ...(await waitForMcp(active))];
+	});
+	printGuide({ base: n8n.baseUrl, webhookBase, sandbox, examples, userFolder: n8n.userFolder, provisioned, problems, queue, mcp });
 	say(`ready in ${secs()} (${stepTimes.map(([t, ms]) => `${t} ${duration(ms)}`).join(', ')})`);
 	watchSessions({ n8n, sandbox, examples });
 }
