@@ -434,7 +434,7 @@ describe('structured fields: hand-written hostile cases', () => {
 });
 
 afterAll(() => {
-	// docs/safety.md quotes these figures: printed with TELEPHONY_FIGURES=1 only, so that npm test prints nothing but Jest's lines.
+	// The README's Figures quote these: printed with TELEPHONY_FIGURES=1 only, so that npm test prints nothing but Jest's lines.
 	printFigure(
 		`hostile-input battery: ${figures.tried} inputs tried over ${figures.operations} operations (${figures.pathBoundFields} path fields); ` +
 			`${figures.refused} refused before sending (${figures.refusedByN8n} of them by n8n's own parameter check, ${figures.baseUrls} Base URLs with a query or fragment); ` +
