@@ -591,10 +591,11 @@ describe(`the action nodes as AI Agent tools, with a scripted model (target ${TA
 			const descriptionType = tool!.properties.find((p: Record<string, any>) => p.name === 'descriptionType');
 			expect(descriptionType.default).toBe('auto');
 			expect(tool!.properties.find((p: Record<string, any>) => p.name === 'toolDescription').default).toBe(node.description);
-			// The operations n8n serves are the ones the tests build from the node's specs.
+			// The operations n8n serves are the ones the tests build from the node's specs; n8n 1.x adds
+			// its own "Custom API Call" (__CUSTOM_API_CALL__) to nodes whose credential the HTTP Request node can use.
 			const served = tool!.properties
 				.filter((p: Record<string, any>) => p.name === 'operation')
-				.flatMap((p: Record<string, any>) => p.options.map((o: Record<string, any>) => `${p.displayOptions.show.resource[0]}.${o.value}|${o.action}|${o.description}`));
+				.flatMap((p: Record<string, any>) => p.options.filter((o: Record<string, any>) => o.value !== '__CUSTOM_API_CALL__').map((o: Record<string, any>) => `${p.displayOptions.show.resource[0]}.${o.value}|${o.action}|${o.description}`));
 			const built = node.resources.flatMap((r) => r.operations.map((o) => `${r.value}.${o.value}|${o.action}|${o.description}`));
 			expect(served.sort()).toEqual(built.sort());
 		}
@@ -820,7 +821,8 @@ describe(`the action nodes as AI Agent tools, with a scripted model (target ${TA
 		});
 
 		test('the recipe files: fixed ids, this package, n8n-nodes-base and n8n\'s AI nodes only, the sandbox credentials', () => {
-			expect(fs.readdirSync(AI_EXAMPLES).sort()).toEqual(['after-call-assistant.json', 'ai-receptionist.json', 'scripted-model.json']);
+			// mcp-telephony-server.json is the MCP suite's (mcp.e2e.ts).
+			expect(fs.readdirSync(AI_EXAMPLES).sort()).toEqual(['after-call-assistant.json', 'ai-receptionist.json', 'mcp-telephony-server.json', 'scripted-model.json']);
 			for (const file of ['ai-receptionist.json', 'after-call-assistant.json']) {
 				const wf = loadAiExample(file);
 				expect(wf.id).toMatch(/^[0-9A-Za-z]{16}$/);
