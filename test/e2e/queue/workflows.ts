@@ -165,7 +165,7 @@ export function slowWebhookWorkflow(seconds: number) {
 
 // --- load (load.queue.ts) -----------------------------------------------------------------------
 
-export const LOAD = { wholesale: 'qLoadWholesale01', pbx: 'qLoadPbxLive0001' };
+export const LOAD = { wholesale: 'qLoadWholesale01', pbx: 'qLoadPbxLive0001', pbxBatch: 'qLoadPbxBatch001' };
 export const LOAD_HOOK = 'a9e1c3d5-0000-4b00-8c00-00000000c001';
 export const LOAD_TEAM = '+447700900777';
 
@@ -182,5 +182,23 @@ export function loadPbxWorkflow() {
 	return workflow(LOAD.pbx, 'queue load: PBX live event -> SMS', [
 		node('lp1', 'Live event', `${PKG}.hostedPbxTrigger`, 0, { events: ['incomingcall'], options: {} }, { credentials: PBX_CRED, typeVersion: 2 }),
 		node('lp2', 'Report', `${PKG}.hostedPbx`, 240, { resource: 'sms', operation: 'send', customerId: ME, from: rl('+441632960001'), to: LOAD_TEAM, body: '=load pbx {{ $json.run }} {{ $json.seq }} {{ $json.sentAt }}' }, { credentials: PBX_CRED }),
+	], chain('Live event', 'Report'));
+}
+
+/** Events a batch SMS can name: its text stays within Maximum Parts (10), about 10 characters an event. */
+export const LOAD_BATCH_SIZE = 100;
+
+/**
+ * PBX live events (incomingcall) in batches of 100 (Batch Window at its default) -> one SMS per
+ * execution naming every event of its batch: `load batch <run> <base> <seq>+<ms> …`, each event's
+ * seq and the time the sandbox sent it, as milliseconds after `base` (the first one's, rounded down).
+ */
+export function loadPbxBatchWorkflow() {
+	const first = "$('Live event').first().json";
+	const base = `Math.floor(${first}.sentAt)`;
+	const body = `={{ 'load batch ' + ${first}.run + ' ' + ${base} + ' ' + $('Live event').all().map((i) => i.json.seq + '+' + Math.round(i.json.sentAt - ${base})).join(' ') }}`;
+	return workflow(LOAD.pbxBatch, 'queue load: PBX live events in batches -> one SMS per batch', [
+		node('lb1', 'Live event', `${PKG}.hostedPbxTrigger`, 0, { events: ['incomingcall'], options: { batchSize: LOAD_BATCH_SIZE } }, { credentials: PBX_CRED, typeVersion: 2 }),
+		node('lb2', 'Report', `${PKG}.hostedPbx`, 240, { resource: 'sms', operation: 'send', customerId: ME, from: rl('+441632960001'), to: LOAD_TEAM, body, maxParts: 10 }, { credentials: PBX_CRED, executeOnce: true }),
 	], chain('Live event', 'Report'));
 }
