@@ -2,64 +2,114 @@
  * Load in n8n's queue mode (one main, two workers, one webhook processor, Postgres, Redis, all on
  * one 2-core machine), each event ending in a downstream request to the sandbox (an SMS naming it):
  *   - 1,000 Wholesale Voice webhook deliveries at 50/s, through the webhook processor;
- *   - 1,000 Hosted PBX live-stream events at 100/s, through main's trigger.
+ *   - 1,000 Hosted PBX live-stream events at 100/s, through main's trigger, one execution each;
+ *   - Hosted PBX live events for 60 s in batches of 100 (one execution and one SMS naming its
+ *     events per batch), at 100/s and at 1,000/s;
+ *   - Hosted PBX live events for 60 s at 1,000/s, one execution each: more than this machine runs,
+ *     so what it reached within a bound is recorded (the backlog is left to the teardown).
  * Counted: executions (n8n's database) and downstream SMS per event: none lost, none twice.
- * Measured: throughput, the webhook processor's answer time, and end-to-end latency (the sandbox
- * sends the event -> the sandbox receives the SMS). See docs/scaling.md.
+ * Measured: throughput, executions/s, the webhook processor's answer time, and end-to-end latency
+ * per event (the sandbox sends the event -> the sandbox receives the SMS). See docs/scaling.md.
  */
 import * as os from 'node:os';
 
+import { httpRequest } from '../harness';
 import type { QueueCluster } from './cluster';
 import {
 	SMS_PATH, countBy, executionRows, holds, paced, recordFigures, startQueueSetup, stopQueueSetup, summarize, until, type QueueSetup,
 } from './kit';
-import { LOAD, LOAD_HOOK, LOAD_TEAM, loadPbxWorkflow, loadWholesaleWorkflow } from './workflows';
+import { LOAD, LOAD_BATCH_SIZE, LOAD_HOOK, LOAD_TEAM, loadPbxBatchWorkflow, loadPbxWorkflow, loadWholesaleWorkflow } from './workflows';
 
 const COUNT = 1000;
 const POOL = { DB_POSTGRESDB_POOL_SIZE: '10' };
+/** How long each 60 s stream run publishes. */
+const SECONDS = 60;
+/** How long, once a run has published, the one-execution-per-event run at 1,000/s may drain. */
+const DRAIN_BOUND_MS = 5 * 60_000;
 
-describe('load in queue mode: webhook deliveries at 50/s and 5/s, 1,000 stream events at 100/s', () => {
+type Report = { words: string[]; at: number };
+
+describe('load in queue mode: webhook deliveries at 50/s and 5/s; stream events at 100/s and 1,000/s, one per execution and in batches of 100', () => {
 	let setup: QueueSetup;
 	let cluster: QueueCluster;
 	const admin = () => setup.admin;
 	const fileStarted = Date.now();
 
 	/** The load SMS since `since`: [body words after the prefix, time the sandbox received it (ms)]. */
-	const reports = async (prefix: string, since: number) =>
+	const reports = async (prefix: string, since: number): Promise<Report[]> =>
 		(await admin().requests({ api: 'pbx', method: 'POST', pathPrefix: SMS_PATH, since }))
 			.filter((r) => r.status === 201 && r.body?.to === LOAD_TEAM && String(r.body?.body).startsWith(prefix))
 			.map((r) => ({ words: String(r.body.body).slice(prefix.length).trim().split(' '), at: Date.parse(r.time) }));
 
+	/** A workflow's executions by status (one query, whatever their number). */
+	const executionCounts = async (workflowId: string) => {
+		const out = await cluster.sql(`select status, count(*) from execution_entity where "workflowId" = '${workflowId}' group by status`);
+		return Object.fromEntries((out ? out.split('\n') : []).map((line) => line.split('\t')).map(([status, n]) => [status, Number(n)]));
+	};
+
 	/**
-	 * Waits until every event has its downstream request, or until nothing has moved (no new
-	 * execution, no new downstream request) for 20 s: what arrived by then is what arrives.
+	 * Waits until `done` holds for the downstream requests and no execution is unfinished, or until
+	 * nothing has moved (no new execution, no new downstream request) for 20 s: what arrived by then
+	 * is what arrives. With `boundMs`, also stops waiting after that long and says so (`bounded`).
+	 * Unless it was bounded, the count of downstream requests must then stay put for 5 s (a
+	 * duplicate would come late).
 	 */
-	const settle = async (prefix: string, since: number, workflowId: string, key: (words: string[]) => string, expected = COUNT) => {
+	const settle = async (prefix: string, since: number, workflowId: string, done: (got: Report[]) => boolean, options: { boundMs?: number; everyMs?: number } = {}) => {
+		const { boundMs, everyMs = 1000 } = options;
+		const started = Date.now();
 		let last = '';
 		let stillSince = Date.now();
-		await until(`${expected} downstream requests (${prefix}), or no progress for 20 s`, async () => {
+		let bounded = false;
+		await until(`the downstream requests (${prefix}), or no progress for 20 s`, async () => {
 			const got = await reports(prefix, since);
-			const rows = await executionRows(cluster, workflowId);
-			const unfinished = rows.filter((r) => ['new', 'running', 'waiting'].includes(r.status)).length;
-			const now = `${got.length}/${rows.length}/${unfinished}`;
+			const counts = await executionCounts(workflowId);
+			const unfinished = ['new', 'running', 'waiting'].reduce((sum, s) => sum + (counts[s] ?? 0), 0);
+			const now = `${got.length}/${JSON.stringify(counts)}`;
 			if (now !== last) {
 				last = now;
 				stillSince = Date.now();
 			}
-			return (new Set(got.map((r) => key(r.words))).size >= expected && unfinished === 0) || Date.now() - stillSince > 20_000;
-		}, 15 * 60_000, 1000);
-		// A duplicate would come late: the count must stay put.
-		const n = (await reports(prefix, since)).length;
-		await holds('no further downstream requests', async () => (await reports(prefix, since)).length === n, 5000, 1000);
-		return await reports(prefix, since);
+			bounded = boundMs !== undefined && Date.now() - started > boundMs;
+			return (done(got) && unfinished === 0) || Date.now() - stillSince > 20_000 || bounded;
+		}, boundMs === undefined ? 15 * 60_000 : boundMs + 60_000, everyMs);
+		if (!bounded) {
+			const n = (await reports(prefix, since)).length;
+			await holds('no further downstream requests', async () => (await reports(prefix, since)).length === n, 5000, 1000);
+		}
+		return { got: await reports(prefix, since), bounded, waitedMs: Date.now() - started };
+	};
+
+	/** Publishes `rate` live events a second for `seconds` on the sandbox's stream; answers once the last is written. */
+	const publish = async (values: Record<string, unknown>, rate: number, seconds: number) => {
+		const count = rate * seconds;
+		// SandboxAdmin's 60 s socket timeout would race the answer of a 60 s run.
+		const res = await httpRequest<{ published: number; delivered: number; seconds: number }>(`${setup.sandbox.url}/_sandbox/pbx/events`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ event: 'incomingcall', values: { callerIdNumber: '+447700900123', callerIdName: 'LOAD TEST', ...values }, count, ratePerSecond: rate }),
+			timeoutMs: seconds * 1000 + 60_000,
+		});
+		if (res.status !== 200) throw new Error(`POST /_sandbox/pbx/events answered ${res.status}: ${JSON.stringify(res.body)}`);
+		return { ...res.body, publishedPerSecond: Math.round((res.body.published / res.body.seconds) * 10) / 10 };
+	};
+
+	/** The PBX workflow whose trigger holds the stream (one at a time: each stream connection gets every event). */
+	let listening: string = LOAD.pbx;
+	const listenWith = async (workflowId: string) => {
+		if (listening === workflowId) return;
+		await cluster.main.deactivateNow(listening);
+		await until('no PBX live stream', async () => (await admin().get<unknown[]>('/pbx/streams')).length === 0);
+		await cluster.main.activateNow(workflowId);
+		listening = workflowId;
+		await until('the PBX live stream', async () => (await admin().get<unknown[]>('/pbx/streams')).length === 1);
 	};
 
 	beforeAll(async () => {
 		// n8n's default of 2 database connections per process times out under these rates
 		// ("timeout exceeded when trying to connect"): 10 each (docs/scaling.md).
-		setup = await startQueueSetup([loadWholesaleWorkflow(), loadPbxWorkflow()], { env: POOL });
+		setup = await startQueueSetup([loadWholesaleWorkflow(), loadPbxWorkflow(), loadPbxBatchWorkflow()], { env: POOL });
 		cluster = setup.cluster;
-		for (const id of Object.values(LOAD)) await cluster.main.activateNow(id);
+		for (const id of [LOAD.wholesale, LOAD.pbx]) await cluster.main.activateNow(id);
 		await until('the PBX live stream', async () => (await admin().get<unknown[]>('/pbx/streams')).length === 1);
 		// The webhook processor serves the trigger once it has loaded it: one warm-up delivery (not counted).
 		await until('the wholesale webhook answered', async () => {
@@ -91,7 +141,7 @@ describe('load in queue mode: webhook deliveries at 50/s and 5/s, 1,000 stream e
 		const records = (await paced(count, intervalMs, async (i) => (await admin().post('/wholesale/deliveries', { url, app: 'cdr', id: ids[i] })).deliveries[0])) as Array<Record<string, any>>;
 		const sendMs = Date.now() - t0;
 		const mine = new Set(ids);
-		const all = await settle('load wholesale', since, LOAD.wholesale, (w) => w[0], count);
+		const { got: all } = await settle('load wholesale', since, LOAD.wholesale, (g) => new Set(g.map((r) => r.words[0])).size >= count);
 		const got = all.filter((r) => mine.has(r.words[0]));
 		const newRows = (await executionRows(cluster, LOAD.wholesale)).slice(before);
 
@@ -150,7 +200,8 @@ describe('load in queue mode: webhook deliveries at 50/s and 5/s, 1,000 stream e
 		const published = await admin().post<{ published: number; delivered: number; seconds: number }>('/pbx/events', {
 			event: 'incomingcall', values: { run, callerIdNumber: '+447700900123', callerIdName: 'LOAD TEST' }, count: COUNT, ratePerSecond: 100,
 		});
-		const got = (await settle(`load pbx ${run}`, since, LOAD.pbx, (w) => w[0])).map((r) => ({ seq: Number(r.words[0]), sentAt: Number(r.words[1]), at: r.at }));
+		const settled = await settle(`load pbx ${run}`, since, LOAD.pbx, (g) => new Set(g.map((r) => r.words[0])).size >= COUNT);
+		const got = settled.got.map((r) => ({ seq: Number(r.words[0]), sentAt: Number(r.words[1]), at: r.at }));
 		const rows = await executionRows(cluster, LOAD.pbx);
 
 		const perSeq = countBy(got.map((r) => String(r.seq)));
@@ -169,6 +220,7 @@ describe('load in queue mode: webhook deliveries at 50/s and 5/s, 1,000 stream e
 			deliveredToTheStream: published.delivered,
 			executions: newRows.length,
 			executionStatuses: countBy(newRows.map((r) => r.status)),
+			executionsPerSecond: Math.round((newRows.length / ((last - first) / 1000)) * 10) / 10,
 			downstreamRequests: got.length,
 			lost: lost.length,
 			duplicates: duplicates.length,
@@ -182,5 +234,119 @@ describe('load in queue mode: webhook deliveries at 50/s and 5/s, 1,000 stream e
 		expect(duplicates).toEqual([]);
 		expect(newRows).toHaveLength(COUNT);
 		expect(newRows.filter((r) => r.status !== 'success')).toEqual([]);
+	});
+
+	/** The events a batch SMS names (`<base> <seq>+<ms> …`): seq, when the sandbox sent it, when its SMS arrived. */
+	const eventsOf = (got: Report[]) =>
+		got.flatMap((r) => {
+			const base = Number(r.words[0]);
+			return r.words.slice(1).map((w) => {
+				const [seq, ms] = w.split('+');
+				return { seq: Number(seq), sentAt: base + Number(ms), at: r.at };
+			});
+		});
+
+	/** What the downstream requests say of `count` events numbered 0…count-1. */
+	const accounting = (events: Array<{ seq: number; sentAt: number; at: number }>, count: number) => {
+		const perSeq = countBy(events.map((e) => String(e.seq)));
+		// (reduce: 60,000 arguments to Math.min could overflow the stack)
+		const first = events.reduce((min, e) => Math.min(min, e.sentAt), Infinity);
+		const last = events.reduce((max, e) => Math.max(max, e.at), -Infinity);
+		return {
+			seconds: (last - first) / 1000,
+			lost: Array.from({ length: count }, (_, i) => i).filter((i) => !perSeq[String(i)]),
+			duplicates: Object.entries(perSeq).filter(([, n]) => n > 1),
+			endToEndMs: summarize(events.map((e) => e.at - e.sentAt)),
+		};
+	};
+	const perSecond = (n: number, seconds: number) => Math.round((n / Math.max(0.001, seconds)) * 10) / 10;
+
+	test.each([100, 1000])('Hosted PBX live events at %i/s for 60 s in batches of 100: one execution and one SMS per batch, every event once', async (rate) => {
+		await listenWith(LOAD.pbxBatch);
+		const count = rate * SECONDS;
+		const run = `b${Date.now().toString(36)}`;
+		const since = await admin().lastSeq();
+		const before = (await executionRows(cluster, LOAD.pbxBatch)).length;
+		const published = await publish({ run }, rate, SECONDS);
+		const { got } = await settle(`load batch ${run}`, since, LOAD.pbxBatch, (g) => new Set(eventsOf(g).map((e) => e.seq)).size >= count);
+		const events = eventsOf(got);
+		const { seconds, lost, duplicates, endToEndMs } = accounting(events, count);
+		const newRows = (await executionRows(cluster, LOAD.pbxBatch)).slice(before);
+		const sizes = got.map((r) => r.words.length - 1);
+		recordFigures(`load: PBX live events at ${rate}/s, batches of ${LOAD_BATCH_SIZE}`, {
+			command: 'npm run test:queue -- load',
+			settings: POOL,
+			batchSize: LOAD_BATCH_SIZE,
+			batchWindowMs: 1000,
+			events: count,
+			seconds: SECONDS,
+			targetPerSecond: rate,
+			publishedPerSecond: published.publishedPerSecond,
+			deliveredToTheStream: published.delivered,
+			executions: newRows.length,
+			executionStatuses: countBy(newRows.map((r) => r.status)),
+			executionsPerSecond: perSecond(newRows.length, seconds),
+			downstreamRequests: got.length,
+			eventsPerBatch: { min: Math.min(...sizes), mean: Math.round((events.length / Math.max(1, got.length)) * 10) / 10, max: Math.max(...sizes) },
+			eventsDownstream: events.length,
+			lost: lost.length,
+			duplicates: duplicates.length,
+			throughputPerSecond: perSecond(events.length, seconds),
+			endToEndMs,
+			perWorker: cluster.executionsPerWorker(),
+			loadAverage: os.loadavg().map((l) => Math.round(l * 10) / 10),
+		});
+		expect(published).toMatchObject({ published: count, delivered: count });
+		expect(lost).toEqual([]);
+		expect(duplicates).toEqual([]);
+		// One SMS per execution, each naming at most a batch.
+		expect(got).toHaveLength(newRows.length);
+		expect(Math.max(...sizes)).toBeLessThanOrEqual(LOAD_BATCH_SIZE);
+		expect(newRows.filter((r) => r.status !== 'success')).toEqual([]);
+	});
+
+	// Last: its backlog is more than this machine drains in the bound, and is left to the teardown.
+	test('Hosted PBX live events at 1,000/s for 60 s, one execution each: what it reaches within the bound, none twice', async () => {
+		await listenWith(LOAD.pbx);
+		const count = 1000 * SECONDS;
+		const run = `o${Date.now().toString(36)}`;
+		const since = await admin().lastSeq();
+		const before = (await executionRows(cluster, LOAD.pbx)).length;
+		const published = await publish({ run }, 1000, SECONDS);
+		const settled = await settle(`load pbx ${run}`, since, LOAD.pbx, (g) => new Set(g.map((r) => r.words[0])).size >= count, { boundMs: DRAIN_BOUND_MS, everyMs: 5000 });
+		const events = settled.got.map((r) => ({ seq: Number(r.words[0]), sentAt: Number(r.words[1]), at: r.at }));
+		const { seconds, lost, duplicates, endToEndMs } = accounting(events, count);
+		const newRows = (await executionRows(cluster, LOAD.pbx)).slice(before);
+		const statuses = countBy(newRows.map((r) => r.status));
+		recordFigures('load: PBX live events at 1,000/s, one per execution', {
+			command: 'npm run test:queue -- load',
+			settings: POOL,
+			events: count,
+			seconds: SECONDS,
+			targetPerSecond: 1000,
+			publishedPerSecond: published.publishedPerSecond,
+			deliveredToTheStream: published.delivered,
+			drainBoundSeconds: settled.bounded ? DRAIN_BOUND_MS / 1000 : null,
+			waitedAfterPublishingSeconds: Math.round(settled.waitedMs / 100) / 10,
+			executionsStored: newRows.length,
+			executionStatuses: statuses,
+			executionsPerSecond: perSecond(statuses.success ?? 0, seconds),
+			downstreamRequests: events.length,
+			// Not downstream when the wait ended: lost only if the run was complete (not bounded).
+			notDownstream: lost.length,
+			lost: settled.bounded ? null : lost.length,
+			duplicates: duplicates.length,
+			throughputPerSecond: perSecond(events.length, seconds),
+			endToEndMs,
+			perWorker: cluster.executionsPerWorker(),
+			loadAverage: os.loadavg().map((l) => Math.round(l * 10) / 10),
+		});
+		expect(published).toMatchObject({ published: count, delivered: count });
+		expect(duplicates).toEqual([]);
+		// Within the bound nothing is judged lost: the backlog is still queued. Drained, every event ran once.
+		if (!settled.bounded) {
+			expect(lost).toEqual([]);
+			expect(newRows.filter((r) => r.status !== 'success')).toEqual([]);
+		}
 	});
 });
