@@ -111,7 +111,8 @@ describe(`polled events on n8n's polling (target ${process.env.TELEPHONY_N8N_TAR
 		await n8n.start();
 		await n8n.login();
 		expect((await settled([...first, ...second, ...third])).sort()).toEqual([...first, ...second, ...third].sort());
-	});
+		// Three rounds of whole-minute polls and two starts of n8n: 3 minutes on a quiet machine, more on a busy one.
+	}, 12 * 60_000);
 
 	test('live and polled events in one node: the stream opens with the workflow, delivers, and closes with it', async () => {
 		await n8n.activateNow(COMBINED);
