@@ -1,5 +1,4 @@
-import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, IHookFunctions, IHttpRequestOptions, ILoadOptionsFunctions } from 'n8n-workflow';
-import type { INode, IPollFunctions, ITriggerFunctions, IWebhookFunctions, NodeApiError } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, IHookFunctions, IHttpRequestOptions, ILoadOptionsFunctions, INode, IPollFunctions, ITriggerFunctions, IWebhookFunctions, NodeApiError } from 'n8n-workflow';
 
 import type { ApiFailure } from '../errors';
 import { apiError, asNodeError, validationError } from '../errors';
@@ -9,8 +8,7 @@ import { redact } from '../redaction';
 import { deadline, wait } from '../timers';
 import type { RawResponse } from './body';
 import { BodyTooLarge, MAX_DOWNLOAD_BYTES, decodeBody, failedAnswer, guardedStream, isStream, jsonOrUndefined, lowerCaseHeaders, raceAbort, readBody } from './body';
-import { failureOfStatus, isTimeout, networkError, plainError, rateLimitError, rateLimitWaitMs, redactIssues, refusedBeforeSending } from './failures';
-import { timeoutError, tooLargeError, tooSlowError } from './failures';
+import { failureOfStatus, isTimeout, networkError, plainError, rateLimitError, rateLimitWaitMs, redactIssues, refusedBeforeSending, timeoutError, tooLargeError, tooSlowError } from './failures';
 import { credentialFingerprint, noteRateLimit } from './rateBudget';
 import { baseUrlOf, baseUrlProblem, fillPath, flattenForm, hostAndPort, joinUrl, rebase, schemeProblem } from './urls';
 
@@ -92,10 +90,8 @@ function credentialNumber(credentials: ICredentialDataDecryptedObject, name: str
 	const raw = credentials[name];
 	if (raw === undefined || raw === null || raw === '') return fallback;
 	const value = Number(raw);
-	if (!Number.isFinite(value) || value < min || value > max) {
-		return `The credential's ${label} is ${JSON.stringify(raw)}; it must be a number from ${min} to ${max}`;
-	}
-	return value;
+	if (Number.isFinite(value) && value >= min && value <= max) return value;
+	return `The credential's ${label} is ${JSON.stringify(raw)}; it must be a number from ${min} to ${max}`;
 }
 
 /** The connection settings of a credential, or why nothing may be sent with it. */
@@ -132,11 +128,8 @@ interface Call extends Connection {
 }
 
 /**
- * One client for one API. Every request goes through here: base URL joining, path parameters
- * checked as single segments, authentication by n8n (none for the endpoints that take none), a
- * timeout covering connect and response, a size bound on what is held, 429 and retryable failures
- * waited out within bounds, failures mapped to `NodeApiError` with the platform's own text, and
- * secrets redacted before any text is cut or formatted.
+ * One client for one API: every request's path checks, timeout, size bound, bounded retries,
+ * `NodeApiError` mapping and secret redaction (before any text is cut or formatted) happen here.
  */
 export function createClient(context: RequestContext, api: ApiDefinition, options: ClientOptions = {}): ApiClient {
 	let ready: Promise<Call> | undefined;
