@@ -1,9 +1,6 @@
 import type { ValidationIssue } from './operation';
 
-/**
- * Small pure checks shared by every API. Each returns an issue naming the field, what is
- * wrong with the value and the rule, or undefined when the value is fine. `issues()` gathers them.
- */
+/** One check's finding: an issue naming the field, the problem and the rule, or undefined when the value is fine. */
 export type Check = ValidationIssue | undefined;
 
 export function issues(...checks: Array<Check | Check[]>): ValidationIssue[] {
@@ -23,8 +20,7 @@ export function describeValue(value: unknown): string {
 	} catch {
 		text = String(value);
 	}
-	// Control and bidirectional characters shown escaped, so a message never carries a line break,
-	// a terminal code or a reordering of its own text.
+	// Escaped, so a message never carries a line break, a terminal code or a reordering of its own text.
 	let shown = '';
 	for (const char of text.slice(0, 60)) {
 		const code = char.charCodeAt(0);
@@ -38,7 +34,7 @@ function isControl(code: number): boolean {
 	return code < 0x20 || (code >= 0x7f && code <= 0x9f);
 }
 
-/** The bidirectional overrides and isolates (U+202A to U+202E, U+2066 to U+2069): they make text read differently from what it is. */
+/** Bidirectional overrides and isolates (U+202A to U+202E, U+2066 to U+2069): they make text read differently from what it is. */
 function isBidiControl(code: number): boolean {
 	return (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
 }
@@ -54,13 +50,8 @@ export function hasControlCharacter(text: string): boolean {
 export const TEXT_RULE = 'text without control characters (line breaks and tabs allowed) or bidirectional overrides and isolates (U+202A to U+202E, U+2066 to U+2069)';
 export const LINE_RULE = 'one line of text without control characters (no line breaks or tabs) or bidirectional overrides and isolates (U+202A to U+202E, U+2066 to U+2069)';
 
-/**
- * The first character text may not hold, named, or undefined: a C0 or C1 control character (a
- * tab, line feed or carriage return only where `lines` allows them) or a bidirectional override
- * or isolate, which makes a sender or an address read differently from what it is. Other format
- * characters (the zero-width joiner of an emoji) are text.
- */
-export function unsafeCharacter(text: string, lines: boolean): string | undefined {
+/** The first control or bidirectional character in text, named (tabs and line breaks pass where `lines`); an emoji's joiner is text. */
+function unsafeCharacter(text: string, lines: boolean): string | undefined {
 	for (let at = 0; at < text.length; at++) {
 		const code = text.charCodeAt(at);
 		if (lines && (code === 0x09 || code === 0x0a || code === 0x0d)) continue;
@@ -86,9 +77,8 @@ export const HEADER_NAME_RULE = "a header name: letters, digits and ! # $ % & ' 
 export const HEADER_VALUE_RULE = `a header value: printable Latin-1 characters and spaces, no control characters (no line breaks or tabs), at most ${HEADER_VALUE_MAX_LENGTH} characters`;
 
 /**
- * Header name/value pairs that go out verbatim (a webhook's request headers): a name that is not
- * a token would be refused or split by the receiver, an empty one drops the header (and the secret
- * it carries), a line break in a value injects another header. Values are never quoted.
+ * Headers sent verbatim (a webhook's request headers): a bad name is refused or split by the receiver,
+ * an empty one drops the header and its secret, a line break injects another header. Values are never quoted.
  */
 export function headerIssues(field: string, pairs: Array<{ name?: unknown; value?: unknown }>): ValidationIssue[] {
 	const found: ValidationIssue[] = [];
@@ -130,11 +120,7 @@ export function kindOf(value: unknown): string {
 export const PATH_SEGMENT_RULE =
 	'one path segment: not empty, not . or .., no / ? # % \\ or control characters, text or a number (not an object or list), at most 256 characters';
 
-/**
- * Why a value cannot be one URL path segment, or undefined when it can. The transport checks
- * every user-supplied segment with this, so no value can reach another resource (`..`, `a/b`),
- * the collection itself (empty) or a different query (`?`, `#`).
- */
+/** Why a value cannot be one URL path segment: it would reach another resource (`..`, `a/b`), the collection (empty) or a query (`?`, `#`). */
 export function pathSegmentIssue(field: string, value: unknown): Check {
 	const issue = (problem: string): Check => ({ field, problem, rule: PATH_SEGMENT_RULE });
 	if (value === undefined || value === null) return issue('it is empty');
@@ -185,10 +171,7 @@ export function matches(field: string, value: unknown, pattern: RegExp, rule: st
 	return pattern.test(String(value)) ? undefined : { field, problem: `${describeValue(value)} does not match`, rule };
 }
 
-/**
- * The national trunk prefix written in brackets right after a country code (`+44 (0) 20 7946 0123`,
- * `0044 (0)20…`, `44 (0) 20…`): dialled only inside the country, never after the country code.
- */
+/** A national trunk prefix in brackets right after a country code (`+44 (0) 20…`, `0044 (0)20…`): never dialled after it. */
 const TRUNK_AFTER_COUNTRY_CODE = /^(\s*(?:\+|00)?\s*[1-9]\d{0,2})\s*\(\s*0\s*\)\s*/;
 
 /** A number as typed, the national `(0)` after its country code dropped: `+44 (0) 20 7946 0123` → `+44 20 7946 0123`. */
@@ -290,10 +273,7 @@ export function httpUrl(field: string, value: unknown): Check {
 
 export const IDENTIFIER_RULE = 'an ID as the service gives it: no spaces, slashes, ? # % or control characters, not . or .., at most 256 characters';
 
-/**
- * An identifier that travels in a body or a query (an agent ID): where the contract gives no
- * form, only what cannot be an identifier is refused.
- */
+/** An ID sent in a body or a query (an agent ID): the contract gives no form, so only what cannot be an ID is refused. */
 export function identifierIssue(field: string, value: unknown): Check {
 	if (isBlank(value)) return undefined;
 	if (typeof value !== 'string' && typeof value !== 'number') return { field, problem: `it is ${kindOf(value)}, not an ID`, rule: IDENTIFIER_RULE };
@@ -310,10 +290,8 @@ const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})
 export const DATE_TIME_RULE = 'a date that exists, as ISO 8601 such as 2026-11-22 or 2026-11-22T09:00:00Z (or a Date or DateTime from an expression)';
 
 /**
- * The instant a date-time from a picker, text or an expression names, or undefined when it names
- * none: ISO 8601 text whose date exists (2026-02-30 does not, nor `12`, nor `yesterday 1`, which
- * `Date` would read as some other day), a valid Date, or a valid Luxon DateTime. Text without a
- * zone is read as `Date` reads it (a date alone in UTC, a time in n8n's own zone).
+ * The instant a picker, text or expression names: ISO 8601 whose date exists (not 2026-02-30, nor `12`, which
+ * `Date` would read as another day), a valid Date or Luxon DateTime. Without a zone, read as `Date` reads it.
  */
 export function parseDateTime(value: unknown): Date | undefined {
 	if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value;
