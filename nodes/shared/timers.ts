@@ -1,18 +1,12 @@
 /**
- * Timers from n8n-workflow only (n8n Cloud forbids the timer globals in community nodes).
- * n8n-workflow 1.x exports `sleepWithAbort`; 2.x exports only `sleep`. A wait that must end early
- * uses `sleepWithAbort` where it exists, and otherwise sleeps in slices of at most a second,
- * checking its signal between slices: an aborted wait then ends within a second, and leaves at
- * most one pending timer of a second behind.
+ * Timers from n8n-workflow only (n8n Cloud forbids the timer globals). Where it has no `sleepWithAbort`
+ * (2.x), an abortable wait sleeps in slices of a second, so an abort is noticed within one.
  */
 import * as workflow from 'n8n-workflow';
 
-/** The longest slice of a wait when n8n-workflow has no `sleepWithAbort`: how late an abort may be noticed. */
-export const WAIT_SLICE_MS = 1000;
+const WAIT_SLICE_MS = 1000;
 
-type SleepWithAbort = (ms: number, signal?: AbortSignal) => Promise<void>;
-
-const sleepWithAbort = (workflow as unknown as { sleepWithAbort?: SleepWithAbort }).sleepWithAbort;
+const sleepWithAbort = (workflow as unknown as { sleepWithAbort?: (ms: number, signal?: AbortSignal) => Promise<void> }).sleepWithAbort;
 
 /** The longest delay a Node.js timer keeps: a longer one fires after 1 ms instead. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -63,10 +57,7 @@ export async function wait(ms: number, signal?: AbortSignal): Promise<void> {
 	await current.sleep(ms, signal);
 }
 
-/**
- * Refuses a window that is not a positive, finite number of milliseconds: with NaN a watchdog's
- * checks would spin without ever sleeping (freezing the process), with 0 or less it would never fire.
- */
+/** Refuses a window that is not a positive, finite number of ms: with NaN a watchdog would spin, with 0 never fire. */
 export function checkWindowMs(ms: number, what: string): number {
 	if (typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0) {
 		throw new RangeError(`${what} must be a positive, finite number of milliseconds, not ${String(ms)}`);
@@ -74,10 +65,7 @@ export function checkWindowMs(ms: number, what: string): number {
 	return ms;
 }
 
-/**
- * Fires `onSilence` once when nothing was heard for `windowMs`. `alive()` only records the time
- * (cheap enough per chunk); a background wait checks at a fraction of the window.
- */
+/** Fires `onSilence` once nothing was heard for `windowMs`; `alive()` only notes the time (cheap per chunk). */
 export class Watchdog {
 	private lastSign = clock.now();
 	private readonly stopped = new AbortController();
@@ -120,10 +108,7 @@ export class Watchdog {
 	}
 }
 
-/**
- * An AbortSignal that aborts after `ms` of real time (with `reason`), unless `done()` is called
- * first. Request timeouts bound I/O, which runs in real time even under a test's clock.
- */
+/** A signal that aborts with `reason()` after `ms` of real time unless `done()` comes first: I/O runs in real time even under a test's clock. */
 export function deadline(ms: number, reason: () => Error): { signal: AbortSignal; done: () => void } {
 	const controller = new AbortController();
 	const finished = new AbortController();

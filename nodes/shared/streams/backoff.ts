@@ -1,8 +1,4 @@
-/**
- * Capped exponential backoff with jitter, for reconnecting long-running triggers: the n-th
- * retry waits a random time between half and all of min(max, base * 2^n), so many clients
- * that lost the same server do not come back in step.
- */
+/** Capped, jittered backoff: retry n waits between half and all of min(max, base·2^n), so clients do not return in step. */
 export interface BackoffOptions {
 	baseMs: number;
 	maxMs: number;

@@ -10,20 +10,13 @@ import { credentialFingerprint, resetRateBudgets } from '../transport/rateBudget
 import { RecentIds } from './recentIds';
 
 /**
- * What running triggers keep in the n8n process beside their static data, one record per trigger
- * (workflow and node): the refusal gate, the persistent-failure reports, the running activation,
- * the freshest copies of static data, duplicate memories. One map, one reset, the package's clock.
- *
- * Why each exists, measured in a real n8n:
- * - Refusals: n8n answers a trigger's emitError by activating it again (at once on 2.x, a second
- *   later on 1.x) and retries a failed activation at once, so a trigger that reconnected on each
- *   activation sent a request a second while its credential was refused. After a refusal the next
- *   attempt waits 60 s, then 15 minutes while it lasts; a changed credential is tried at once.
- *   n8n 2.40's failure causes do not replace it: they back off only polls, under its durable scheduler.
- * - Activations: n8n 2.40 can activate one trigger node twice at once (its publication outbox and
- *   reconciler racing) and keeps only the second close function.
- * - Saved state: n8n 1.x activates a trigger again after its error with the workflow data of
- *   the first activation, whose static data can predate every emit.
+ * What running triggers keep in the n8n process beside their static data, one record per trigger.
+ * Why, as measured in a real n8n:
+ * - Refusals: n8n re-activates a trigger at once after its emitError or a failed activation, so one
+ *   that reconnected each time sent a request a second while refused. After a refusal the next attempt
+ *   waits 60 s, then 15 minutes; a changed credential is tried at once. (n8n 2.40's failure causes back off polls only.)
+ * - Activations: n8n 2.40 can activate one node twice at once and keeps only the second close function.
+ * - Saved state: n8n 1.x re-activates after an error with the first activation's static data, older than every emit.
  */
 
 export const FIRST_RETRY_MS = 60_000;
@@ -154,10 +147,7 @@ export class Trigger {
 		}
 	}
 
-	/**
-	 * This trigger's state under `key` of its static data: the copy n8n handed over, or what this
-	 * process saved last if that is fresher (`freshness` orders two copies).
-	 */
+	/** This trigger's state under `key`: n8n's copy, or what this process saved last if fresher (`freshness` orders them). */
 	load<State extends object>(staticData: IDataObject, key: string, freshness: (state: State) => number | undefined): State | undefined {
 		const handed = staticData[key] as State | undefined;
 		const saved = this.record.states.get(key) as State | undefined;
@@ -165,11 +155,7 @@ export class Trigger {
 		return handed;
 	}
 
-	/**
-	 * Writes `state` under `key` of the static data. n8n saves static data with an emit only when it
-	 * saw a change on an object it loaded; a change inside an object created later goes unseen
-	 * (measured: a live trigger's state stayed empty through 10 emits). Assigning the key is seen.
-	 */
+	/** Writes `state` under `key`: n8n sees a change only on an object it loaded, so the key is assigned (not mutated). */
 	save(staticData: IDataObject, key: string, state: object): void {
 		staticData[key] = state as IDataObject;
 		this.record.states.set(key, state);
@@ -212,10 +198,8 @@ export function heartbeatTimeoutOption(description: string, extra: Partial<INode
 }
 
 /**
- * The numeric settings a trigger is about to use, each checked against its declaration (a finite
- * number within its minValue and maxValue) before anything is sent: an expression bypasses the
- * editor's limits, and NaN, a negative or a huge number would replay history, spin a timer or
- * storm the API. A blank value is the declared default.
+ * A trigger's numeric settings, checked against their declarations before anything is sent: from an
+ * expression, NaN or a huge number would replay history, spin a timer or storm the API. Blank is the default.
  */
 export function numericSettings(node: INode, fields: INodeProperties[], values: IDataObject): Record<string, number> {
 	const given = Object.fromEntries(fields.map((field) => [field.name, values[field.name]]));
@@ -233,26 +217,21 @@ export interface LiveStream {
 }
 
 export interface LiveActivationOptions {
-	/** The API's name in messages (`Hosted PBX API`). */
 	label: string;
 	credentialType: string;
 	/** What to check when the credential is refused. */
 	refusedAdvice: string;
-	/** Log lines start with this (`Hosted PBX stream`). */
 	logPrefix: string;
 	/** The headline of a persistent failure (`… cannot be opened: <reason>`), and what to check. */
 	failureMessage: (reason: string) => string;
 	failureAdvice: string;
-	/** Masks secrets in text taken from answers. */
 	redact?: (text: string) => string;
 }
 
 /**
- * What both live triggers share around their stream: the refusal gate (a user's activation fails
- * while a refusal holds, n8n's own re-activation waits for the next attempt), one running
- * activation per node, failures logged by level and reported to n8n once they persist (at most
- * every 15 minutes; a test run stops instead), and the first connection's outcome deciding the
- * activation.
+ * What both live triggers share around their stream: the refusal gate (a user's activation fails while it
+ * holds; n8n's re-activation waits), one activation per node, persistent failures reported at most every
+ * 15 minutes (a test run stops instead), and the first connection's outcome deciding the activation.
  */
 export class LiveActivation {
 	readonly manual: boolean;
@@ -319,9 +298,8 @@ export class LiveActivation {
 	};
 
 	/**
-	 * Starts the stream (replacing this node's previous activation) and waits for its first outcome:
-	 * a refusal fails the activation, as does whatever `refuse` makes of the outcome. A first attempt
-	 * that failed otherwise does not (an outage at n8n's start would leave the trigger off for good).
+	 * Starts the stream, replacing this node's previous activation; a first refusal (or what `refuse` makes of
+	 * the outcome) fails it. Other failures do not: an outage at n8n's start would leave the trigger off for good.
 	 */
 	async start(stream: LiveStream, startDelay: number, refuse?: (first: FirstOutcome) => Error | undefined): Promise<ITriggerResponse> {
 		this.stream = stream;

@@ -1,12 +1,7 @@
 /**
- * Ids a trigger emitted recently, in the memory of the process that receives them, bounded in
- * size and time: the platforms repeat a delivery (a webhook retried after a lost or late 200, an
- * event replayed after a reconnection) and a repeat must not start a second run.
- *
- * Nothing here survives a restart, and in queue mode each webhook process has its own memory:
- * a retry that reaches another process, or arrives after a restart, is emitted again. That is
- * the honest limit of a duplicate filter that costs nothing per delivery; a workflow that must
- * never see an id twice adds n8n's Remove Duplicates node (kept in n8n's database) behind it.
+ * Ids a trigger emitted recently, bounded in size and time, so a repeated delivery starts no second run.
+ * Process memory only: after a restart, or in another queue-mode process, a repeat is emitted again
+ * (a workflow that must never see an id twice adds n8n's Remove Duplicates node).
  */
 
 import { createHash } from 'node:crypto';
@@ -28,11 +23,7 @@ function keptKey(key: string): string {
 export class RecentIds {
 	/** Kept key to the time it is forgotten. */
 	private readonly seen = new Map<string, number>();
-	/**
-	 * The keys in the order they were remembered, with that time, oldest at `head`. (Not the Map's
-	 * own order: iterating a Map from its start walks the holes its deletions left, which made each
-	 * call cost the whole memory once it was full.)
-	 */
+	/** Keys in the order remembered, oldest at `head` (iterating the Map would walk its deletions' holes each call). */
 	private order: Array<{ key: string; forgetAt: number }> = [];
 	private head = 0;
 
@@ -98,10 +89,8 @@ export interface WebhookAnswer {
 }
 
 /**
- * Gives `ids` back to `memory` if n8n answers this delivery with anything but a 2xx: n8n 2.x
- * stores the run before it answers, so another answer (500 when it could not store it) means no
- * run, and the sender's retry must not be taken for a repeat. A 2xx, even one that reached the
- * sender late or not at all, means the run exists. (Every answer passes through `writeHead`.)
+ * Gives `ids` back to `memory` unless n8n answers the delivery 2xx: n8n 2.x stores the run before it
+ * answers, so anything else means no run, and the retry is no repeat. (Every answer passes `writeHead`.)
  */
 export function forgetUnlessAcknowledged(response: WebhookAnswer, memory: RecentIds, ids: string[]): void {
 	if (ids.length === 0) return;
