@@ -1,17 +1,10 @@
 /**
- * Splits a byte stream of JSON objects with any framing (back to back, one per line,
- * pretty-printed, any padding), cut at any byte, even inside a multi-byte character: JSON's
- * structural characters are ASCII, so bytes are scanned, not text. Each object is parsed (one
- * JSON.parse) as soon as its closing brace arrives. Hostile bytes cost only themselves:
- * - Recovery: objects are followed through JSON's grammar, so a fragment is given up at the first
- *   byte that cannot continue it, and scanning goes on from the first object nested in it that
- *   starts a line, else the first nested one (the next event may have been read as the fragment's
- *   value), else from the offending byte.
- * - One report per incident (bytes skipped between two objects), with a short clean excerpt.
- * - Bounded memory: an object in progress is kept up to `maxObjectBytes` (1 MiB) and nested up to
- *   `maxDepth` (512); skipped bytes are never kept.
- * - Linear time: a byte is scanned at most twice (a retry rescans only bytes no retry covered);
- *   garbage is skipped with a native search for the next `{`.
+ * Splits a byte stream of JSON objects in any framing, cut at any byte (structural characters are ASCII,
+ * so bytes are scanned, not text); each object is parsed as soon as it closes. Hostile bytes cost only themselves:
+ * - A fragment is given up at the first byte JSON's grammar refuses; scanning resumes at the first object
+ *   nested in it that starts a line, else the first nested one (the next event may be its value), else there.
+ * - One report per incident, with a short clean excerpt.
+ * - Bounded memory (`maxObjectBytes`, 1 MiB; `maxDepth`, 512) and linear time (a byte is scanned at most twice).
  */
 
 const OPEN = 0x7b; // {
@@ -44,9 +37,8 @@ export interface JsonObjectSplitterOptions {
 	onObject: (value: Record<string, unknown>) => void;
 	/** Bytes that were skipped, once per incident: a short excerpt and why. */
 	onMalformed?: (excerpt: string, reason: string) => void;
-	/** An object larger than this is given up, so a fragment that never closes cannot stall the stream or fill memory. */
+	/** Larger objects are given up: a fragment that never closes cannot stall the stream or fill memory. */
 	maxObjectBytes?: number;
-	/** Objects nested deeper than this are given up. */
 	maxDepth?: number;
 }
 

@@ -4,11 +4,9 @@ import type { BackoffOptions } from './backoff';
 import { DEFAULT_BACKOFF, backoffDelay } from './backoff';
 
 /**
- * One long-lived stream held open through n8n's request helper, for both live triggers (the
- * Hosted PBX `/stream` and a session's Server-Sent Events): only how a connection is opened and
- * how its bytes are framed differ. Reconnects at once after a working stream drops, then with
- * capped, jittered backoff; treats silence longer than the heartbeat window as a dead connection;
- * waits as the trigger says after a refusal (401/403); stops for good when the source has ended.
+ * The long-lived stream of both live triggers; only connecting and framing differ. Reconnects at once after
+ * a working stream drops, then with backoff; silence past the heartbeat window is a dead connection; a
+ * refusal (401/403) waits as the trigger says; an ended source stops it for good.
  */
 
 export type StreamBody = Extract<StreamResponse, { ok: true }>['body'];
@@ -32,7 +30,7 @@ export interface Framing {
 export interface ReconnectingStreamOptions {
 	/** Opens one connection (fetching a fresh token first, where the source needs one); aborting `signal` closes it. */
 	connect: (signal: AbortSignal) => Promise<Attempt>;
-	/** A decoder for one connection. `progress()` says the connection carried something worth keeping (resets the backoff). */
+	/** A decoder for one connection; `progress()` (something worth keeping arrived) resets the backoff. */
 	framing: (progress: () => void) => Framing;
 	heartbeatWindowMs: number;
 	backoff?: BackoffOptions;

@@ -1,45 +1,29 @@
 /**
- * A push parser for Server-Sent Events, as the WHATWG HTML standard interprets an event stream:
- * UTF-8 with one leading byte order mark dropped; lines ended by CRLF, LF or CR (a CR at the end
- * of one chunk and an LF at the start of the next are one line end); `field: value` with one
- * space after the colon removed; `:` comment lines; `event`, `data` (joined with \n), `id` (kept
- * across events, ignored when it holds NUL; empty resets it) and `retry` (digits only); a blank
- * line dispatches: it sets the last event ID string (even a message without data does, so an
- * `id:`-only message moves the resume point) and fires an event unless no data arrived; a last
- * event without its blank line is never dispatched.
- *
- * Bytes are scanned once: a line is decoded when it is complete, and a line longer than
- * `maxEventBytes` (or an event whose data grows past it) is dropped and reported once, the parser
- * resuming at the next line end. Memory is bounded by that limit whatever arrives.
+ * A push parser for Server-Sent Events as the WHATWG HTML standard reads them (CR, LF or CRLF split across
+ * chunks; `id` kept across events, NUL ignored; a blank line dispatches and sets the last event ID even
+ * without data; an unterminated last event is dropped). A line or event data over `maxEventBytes` is
+ * dropped and reported once, so memory stays bounded whatever arrives.
  */
 
 export interface SseEvent {
 	/** The event name: `message` unless an `event:` line named it. */
 	type: string;
 	data: string;
-	/** The id this event itself carried (its own `id:` line), if any: what tells events apart. */
+	/** The id of this event's own `id:` line, if any: what tells events apart. */
 	id?: string;
-	/**
-	 * The last event id buffer when the event was dispatched: it persists across events, as the
-	 * standard says, and is what a reconnection sends as Last-Event-ID.
-	 */
+	/** The last event ID at dispatch (it persists across events): what a reconnection sends as Last-Event-ID. */
 	lastEventId: string;
 }
 
 export interface SseParserOptions {
 	onEvent(event: SseEvent): void;
-	/**
-	 * The last event ID string changed at a dispatch (the standard sets it at every blank line that
-	 * ends a message, with data or not): called before that message's `onEvent`, if it has data.
-	 */
+	/** The last event ID changed at a dispatch (with data or not): called before that message's `onEvent`. */
 	onLastEventId?(id: string): void;
-	/** A valid `retry:` line: the reconnection time in milliseconds. */
 	onRetry?(ms: number): void;
 	/** A comment line (heartbeats often are), without its colon. */
 	onComment?(text: string): void;
 	/** The longest line or event data, in bytes. Default 1 MiB. */
 	maxEventBytes?: number;
-	/** A line or event dropped for its size. */
 	onOversize?(bytes: number): void;
 }
 
