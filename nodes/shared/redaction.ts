@@ -1,9 +1,7 @@
 /**
- * Secrets masked in text we did not write ourselves: a server may echo a password or a key back in
- * any encoding it has at hand (an HTML error page, a JSON answer, a form it logs). Errors and logs
- * mask any run of SECRET_RUN characters of a secret in each encoding; output items mask the whole
- * secret and any prefix of OUTPUT_PREFIX characters, with a cheap scan first (answers may be
- * megabytes), and say so (`redacted: true`).
+ * Secrets masked in text we did not write: a server may echo one in any encoding (an HTML page, JSON, a form).
+ * Errors and logs mask any run of SECRET_RUN units of a form; output items mask whole forms and prefixes of
+ * OUTPUT_PREFIX units, after a cheap scan (answers may be megabytes), and say so (`redacted: true`).
  */
 
 const MIN_SECRET_LENGTH = 4;
@@ -16,11 +14,7 @@ export const MASK = '***';
 /** The field an output object gets when a value in it (or below it) was masked. */
 export const REDACTED_FIELD = 'redacted';
 
-/**
- * One encoding of a secret as units: a window of SECRET_RUN units is masked anywhere. A unit is
- * one character of the form, except where an encoding writes one character of the secret as
- * several (`&#120;`, `\u0078`, two hex digits): there it is that character's encoding.
- */
+/** One encoding of a secret as units: a character, or the several that encode one (`&#120;`, `\u0078`, two hex digits). */
 type Form = string[];
 
 const chars = (text: string): Form => [...text];
@@ -79,10 +73,7 @@ function encodings(secret: string): Form[] {
 	return forms;
 }
 
-/**
- * The secrets of one credential, prepared for masking: built once per request, used on every
- * error text and answer of it.
- */
+/** The secrets of one credential, prepared once per request for masking its errors and answers. */
 export class SecretForms {
 	/** Whole forms, longest first, each replaced wherever it occurs. */
 	private readonly wholes: string[];
@@ -122,10 +113,7 @@ export class SecretForms {
 		return this.wholes.length === 0;
 	}
 
-	/**
-	 * Every whole form replaced with `***`, then every run of SECRET_RUN units of a form. For error
-	 * texts and log lines (at most 64 KiB): call it before anything is cut or formatted.
-	 */
+	/** Whole forms, then every run of SECRET_RUN units, masked: for errors and logs, before anything is cut or formatted. */
 	redact(text: string): string {
 		if (this.empty) return text;
 		let out = text;
@@ -140,13 +128,7 @@ export class SecretForms {
 				found = true;
 			}
 		}
-		if (!found) return out;
-		let masked = '';
-		for (let at = 0; at < out.length; at++) {
-			if (!hidden[at]) masked += out[at];
-			else if (at === 0 || !hidden[at - 1]) masked += MASK;
-		}
-		return masked;
+		return found ? maskRuns(out, hidden) : out;
 	}
 
 	/** Whether text may hold a secret's start in any form: one native search per form, for answers of any size. */
@@ -155,10 +137,7 @@ export class SecretForms {
 		return false;
 	}
 
-	/**
-	 * Text with every whole secret form, and every start of one at least OUTPUT_PREFIX units
-	 * long, replaced by `***`. For output items, where a short run may be ordinary data.
-	 */
+	/** Whole forms and starts of OUTPUT_PREFIX units masked: for output items, where a short run may be ordinary data. */
 	maskOutput(text: string): string {
 		if (!this.mayHoldSecret(text)) return text;
 		const hidden = new Uint8Array(text.length);
@@ -169,13 +148,18 @@ export class SecretForms {
 				hidden.fill(1, at, end);
 			}
 		}
-		let masked = '';
-		for (let at = 0; at < text.length; at++) {
-			if (!hidden[at]) masked += text[at];
-			else if (at === 0 || !hidden[at - 1]) masked += MASK;
-		}
-		return masked;
+		return maskRuns(text, hidden);
 	}
+}
+
+/** Text with each run of hidden characters replaced by one MASK. */
+function maskRuns(text: string, hidden: Uint8Array): string {
+	let out = '';
+	for (let at = 0; at < text.length; at++) {
+		if (!hidden[at]) out += text[at];
+		else if (at === 0 || !hidden[at - 1]) out += MASK;
+	}
+	return out;
 }
 
 /** Every form in which the secrets could appear in text we did not write ourselves. */
@@ -198,11 +182,7 @@ export function redact(text: string, forms: SecretForms): string {
 	return forms.redact(text);
 }
 
-/**
- * A parsed answer with secrets masked in every text and key, for output items. Every object that
- * held a masked value, directly or below, gets `redacted: true`, so the item made of it says so.
- * Changes the value in place (it is the node's own parse) and says whether anything was masked.
- */
+/** A parsed answer masked in place in every text and key; each object that held a masked value, or above one, gets `redacted: true`. */
 export function maskAnswer(value: unknown, forms: SecretForms): { value: unknown; masked: boolean } {
 	if (typeof value === 'string') {
 		const masked = forms.maskOutput(value);
