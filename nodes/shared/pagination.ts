@@ -9,12 +9,7 @@ import type { ApiClient, ApiRequest, ApiResponse, Paging } from './operation';
 export const PBX_MAX_PAGE_SIZE = 200;
 /** Page size for offset paging (the wholesale inline CDR default). */
 export const OFFSET_PAGE_SIZE = 500;
-/**
- * Most records Return All collects over paged requests (`pbx` and `offset`): a list with more is
- * an error naming this cap, never an endless walk. A server that always answers a full page (or
- * always a `nextPage` link) costs at most 500 PBX requests or 201 offset requests. A Limit is the
- * user's own bound and is not capped; a `client` list is one answer, bounded by MAX_DOWNLOAD_BYTES.
- */
+/** Most records Return All collects over pages: more is an error naming this cap, never an endless walk (a Limit is the user's own bound). */
 export const MAX_RETURN_ALL_RECORDS = 100_000;
 /** Pages up to this many records are compared whole with the previous page; larger ones by length, first and last record. */
 const FULL_COMPARE_RECORDS = 1_000;
@@ -28,18 +23,14 @@ interface PbxList {
 
 const LIST_KEYS = ['data', 'items', 'records', 'results', 'rows', 'cdrs'];
 
-/**
- * The records of a list answer: an array, or the array inside an envelope (`data`, `items`,
- * `records`, `results`, `rows`, `cdrs`, also one level down as in `{data: {cdrs: [...]}}`), or
- * the only array an object holds. Answers whose list is not found give no records.
- */
+/** The records of a list answer (see `findRecords`); none when its list is not found. */
 export function recordsOf(body: unknown): IDataObject[] {
 	return findRecords(body) ?? [];
 }
 
 /**
- * As `recordsOf`, but `undefined` when the answer holds no list it recognises, so that a caller
- * can tell an empty list from a shape it does not know (and keep that answer rather than drop it).
+ * The list of an answer: an array, the array of a known envelope key (also inside `data`), or the only
+ * array an object holds; undefined when none is recognised, so a caller can keep an unknown shape.
  */
 export function findRecords(body: unknown, depth = 0): IDataObject[] | undefined {
 	if (Array.isArray(body)) return body as IDataObject[];
@@ -71,10 +62,7 @@ function pageSignature(page: IDataObject[]): string {
 	return `${page.length}|${JSON.stringify(page[0]) ?? ''}|${JSON.stringify(page[page.length - 1]) ?? ''}`;
 }
 
-/**
- * Remembers the previous page and fails when a page repeats it: a server that ignores the page
- * number or `start` would otherwise be asked for ever. Nothing more is requested after it.
- */
+/** Fails when a page repeats the previous one: a server that ignores the page number or `start` would be asked for ever. */
 function repeatGuard(scope: PagingScope | undefined, parameter: string) {
 	let previous: string | undefined;
 	let requests = 0;
@@ -106,12 +94,8 @@ function capError(scope: PagingScope | undefined, requests: number): Error {
 		`Rule: Return All collects at most ${cap} records (MAX_RETURN_ALL_RECORDS), so that a long list or a server that never ends a list cannot exhaust n8n's memory. ` +
 			`Turn off Return All and set a Limit, or narrow the date range or filters and run the parts separately.`,
 	);
-	if (error instanceof NodeOperationError) {
-		error.context.field = 'Return All';
-		error.context.code = RETURN_ALL_CAP;
-	} else {
-		Object.assign(error, { code: RETURN_ALL_CAP });
-	}
+	if (error instanceof NodeOperationError) Object.assign(error.context, { field: 'Return All', code: RETURN_ALL_CAP });
+	else Object.assign(error, { code: RETURN_ALL_CAP });
 	return error;
 }
 
@@ -135,11 +119,7 @@ function identityOf(record: IDataObject): string | undefined {
 	return record.id === undefined || record.id === null || record.id === '' ? undefined : `id ${String(record.id)}`;
 }
 
-/**
- * Keeps each record once over the pages of one walk (a record without a `uri` or `id` is kept as
- * it comes): in a list ordered newest first, a record created while the list is paged pushes one
- * already read onto the next page.
- */
+/** Keeps each record once over one walk: newest first, a record created meanwhile pushes one already read onto the next page. */
 function onceEach(): (page: IDataObject[]) => IDataObject[] {
 	const seen = new Set<string>();
 	return (page) =>
@@ -153,18 +133,10 @@ function onceEach(): (page: IDataObject[]) => IDataObject[] {
 }
 
 /**
- * Pages the Hosted PBX list wrapper: `pageSize` is the limit (at most 200); while the answer has
- * a `nextPage` link, the next page is asked for with the request's own query and the next page
- * number. The link itself is not followed: the real API's link drops the request's filters
- * (`createdAfter`), so it would page through unfiltered records, and it names a host of its own.
+ * Pages the Hosted PBX list wrapper while an answer has a `nextPage` link, by page number with the request's
+ * own query: the link itself drops the filters (`createdAfter`) and names a host of its own.
  */
-async function pbxPages(
-	client: ApiClient,
-	request: ApiRequest,
-	limit: number | undefined,
-	extract: RecordExtractor,
-	scope?: PagingScope,
-): Promise<IDataObject[]> {
+async function pbxPages(client: ApiClient, request: ApiRequest, limit: number | undefined, extract: RecordExtractor, scope?: PagingScope): Promise<IDataObject[]> {
 	const pageSize = limit === undefined ? PBX_MAX_PAGE_SIZE : Math.min(limit, PBX_MAX_PAGE_SIZE);
 	const records: IDataObject[] = [];
 	const checkRepeat = repeatGuard(scope, 'page');
@@ -186,13 +158,7 @@ async function pbxPages(
 }
 
 /** `start`/`limit` offsets, sent where the request keeps its other parameters. */
-async function offsetPages(
-	client: ApiClient,
-	request: ApiRequest,
-	limit: number | undefined,
-	extract: RecordExtractor,
-	scope?: PagingScope,
-): Promise<IDataObject[]> {
+async function offsetPages(client: ApiClient, request: ApiRequest, limit: number | undefined, extract: RecordExtractor, scope?: PagingScope): Promise<IDataObject[]> {
 	const records: IDataObject[] = [];
 	const inBody = request.method !== 'GET';
 	let start = Number((inBody ? (request.body as IDataObject | undefined)?.start : request.qs?.start) ?? 0);
@@ -202,11 +168,7 @@ async function offsetPages(
 	for (let requests = 1; ; requests++) {
 		const size = Math.min(OFFSET_PAGE_SIZE, wanted - records.length);
 		const window = { start, limit: size };
-		const response: ApiResponse = await client.request(
-			inBody
-				? { ...request, body: { ...(request.body as IDataObject), ...window } }
-				: { ...request, qs: { ...request.qs, ...window } },
-		);
+		const response: ApiResponse = await client.request(inBody ? { ...request, body: { ...(request.body as IDataObject), ...window } } : { ...request, qs: { ...request.qs, ...window } });
 		const page = extract(response);
 		checkRepeat(page, response.status);
 		appendAll(records, page);
@@ -216,17 +178,8 @@ async function offsetPages(
 	}
 }
 
-export async function collectList(
-	client: ApiClient,
-	paging: Paging,
-	request: ApiRequest,
-	limit: number | undefined,
-	extract?: RecordExtractor,
-	scope?: PagingScope,
-): Promise<IDataObject[]> {
-	if (paging === 'pbx') {
-		return await pbxPages(client, request, limit, extract ?? ((r) => (r.body as PbxList)?.items ?? []), scope);
-	}
+export async function collectList(client: ApiClient, paging: Paging, request: ApiRequest, limit: number | undefined, extract?: RecordExtractor, scope?: PagingScope): Promise<IDataObject[]> {
+	if (paging === 'pbx') return await pbxPages(client, request, limit, extract ?? ((r) => (r.body as PbxList)?.items ?? []), scope);
 	const fromBody = extract ?? ((r: ApiResponse) => recordsOf(r.body));
 	if (paging === 'offset') return await offsetPages(client, request, limit, fromBody, scope);
 	const all = fromBody(await client.request(request));
