@@ -3,9 +3,6 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ValidationIssue } from './operation';
 
-// Redaction lives in redaction.ts; the Hosted PBX Trigger's runtime and a trigger test import it from here.
-export { SECRET_RUN, redact } from './redaction';
-
 export function truncate(text: string, max = 500): string {
 	const flat = text.replace(/\s+/g, ' ').trim();
 	return flat.length > max ? `${flat.slice(0, max)}…` : flat;
@@ -72,23 +69,11 @@ export function apiError(node: INode, status: number, failure: ApiFailure, itemI
 	return error;
 }
 
-export function formatIssue(issue: ValidationIssue): string {
-	return `${issue.field}: ${issue.problem}. Rule: ${issue.rule}`;
-}
-
 /** One error for all problems found before sending: the first in the message, every one in the description. */
-export function validationError(
-	node: INode,
-	issues: ValidationIssue[],
-	itemIndex?: number,
-): NodeOperationError {
+export function validationError(node: INode, issues: ValidationIssue[], itemIndex?: number): NodeOperationError {
 	const [first, ...rest] = issues;
 	const message = `Invalid ${first.field}: ${first.problem}`;
-	const description = [
-		`Rule: ${first.rule}`,
-		...rest.map((issue) => formatIssue(issue)),
-		'Nothing was sent.',
-	].join('\n');
+	const description = [`Rule: ${first.rule}`, ...rest.map((issue) => `${issue.field}: ${issue.problem}. Rule: ${issue.rule}`), 'Nothing was sent.'].join('\n');
 	const error = new NodeOperationError(node, message, { description, itemIndex, failure: { cause: 'configuration-invalid' } });
 	error.context.issues = issues.map((issue) => ({ ...issue }));
 	return error;

@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties, IPollFunctions, ITriggerFunctions, I
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { hostedPbxApi } from '../../shared/apis';
-import { redact } from '../../shared/errors';
+import { redact } from '../../shared/redaction';
 import { JsonObjectSplitter } from '../../shared/streams/jsonObjects';
 import type { Attempt } from '../../shared/streams/reconnectingStream';
 import { ReconnectingStream, failedAnswer } from '../../shared/streams/reconnectingStream';

@@ -11,7 +11,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { VoiceAgent } from '../../../nodes/VoiceAgent/VoiceAgent.node';
 import { DELIVERY_HEADER, VoiceAgentTrigger, secretHash } from '../../../nodes/VoiceAgent/VoiceAgentTrigger.node';
 import { normaliseWebhook, webhookRecord, webhookRecords } from '../../../nodes/VoiceAgent/webhooks';
-import { SECRET_RUN } from '../../../nodes/shared/errors';
+import { SECRET_RUN } from '../../../nodes/shared/redaction';
 import type { Sandbox } from '../../../sandbox';
 import { contexts, runNode } from '../../harness/n8n';
 import { platformCredentials } from '../../harness/platformKit';
