@@ -7,20 +7,15 @@ import { errorTextFromBody } from './errors';
 import { basicSecretForms, secretForms } from './redaction';
 import type { ApiDefinition, FailedResponse } from './transport/client';
 
-/**
- * Why a key is refused, or undefined when it ends in 48 hexadecimal characters. The prefix
- * is not published, so only the tail is checked; the key itself is never repeated.
- */
+/** Why a key is refused (never quoting it); only its tail of 48 hex characters is checked, the prefix is not published. */
 export function apiKeyProblem(key: unknown): string | undefined {
 	const value = String(key ?? '').trim();
 	if (value === '') return 'The Voice Agent and Conversation Intelligence API credential has no key';
 	if (/\s/.test(value)) return 'The API key contains spaces or line breaks; paste it again as one word';
 	const tail = /[0-9a-fA-F]*$/.exec(value)?.[0].length ?? 0;
-	if (tail < 48) {
-		const found = tail === 0 ? 'its last character is not hexadecimal' : `only its last ${tail} characters are`;
-		return `The API key should be the portal's prefix, then 48 hexadecimal characters (0-9, a-f), like <prefix>9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822c, but ${found}. Copy the whole key from the customer portal`;
-	}
-	return undefined;
+	if (tail >= 48) return undefined;
+	const found = tail === 0 ? 'its last character is not hexadecimal' : `only its last ${tail} characters are`;
+	return `The API key should be the portal's prefix, then 48 hexadecimal characters (0-9, a-f), like <prefix>9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822c, but ${found}. Copy the whole key from the customer portal`;
 }
 
 /** Why an account id is refused, or undefined when it is digits only. */
@@ -127,9 +122,7 @@ export const wholesaleVoiceApi: ApiDefinition = {
 		const e911 = e911Error(failure);
 		if (e911) {
 			const errors = (failure.json as { errors: E911Error[] }).errors;
-			const text = errors
-				.map((e) => `${e.code}${e.field ? ` (${e.field})` : ''}: ${e.message ?? ''}`.trim())
-				.join('; ');
+			const text = errors.map((e) => `${e.code}${e.field ? ` (${e.field})` : ''}: ${e.message ?? ''}`.trim()).join('; ');
 			const advice: Record<string, string> = {
 				'e911.partially_applied':
 					'The change was only partly applied. Do not retry it blindly: read the current e911 record first (Number > Get e911), then repair what is missing.',
@@ -191,11 +184,7 @@ export const platformApi: ApiDefinition = {
 	},
 };
 
-/**
- * The Platform API for requests that send secrets of their own (a webhook's `request_headers`):
- * those values are redacted like the API key from every error of the client made with it, since
- * a failure answer may echo the request.
- */
+/** The Platform API for requests that send secrets of their own (a webhook's headers): a failure may echo them, so they are redacted too. */
 export function platformApiRedacting(secrets: Array<string | undefined>): ApiDefinition {
 	return { ...platformApi, secretForms: (c) => secretForms([String(c.apiKey ?? '').trim(), ...secrets]) };
 }

@@ -4,17 +4,10 @@ import type { SecretForms } from '../redaction';
 import { maskAnswer, redact } from '../redaction';
 import { Watchdog } from '../timers';
 
-/**
- * The one size bound of every download, in MiB: JSON and text answers and files the node reads
- * fail before they are held whole, files streamed into n8n binary data while they stream.
- * 64 MiB is about an hour of call audio.
- */
+/** The size bound of every download, answers and streamed files alike: about an hour of call audio. */
 export const MAX_DOWNLOAD_MIB = 64;
 export const MAX_DOWNLOAD_BYTES = MAX_DOWNLOAD_MIB * 1024 * 1024;
-/**
- * Slowest average a file download may keep once it has run as long as the timeout, so a server
- * that drips a byte now and then cannot hold an execution for hours. A quarter of call audio's 16 KB/s.
- */
+/** Slowest average a file may keep once it ran as long as the timeout (a quarter of call audio's 16 KB/s): no dripping for hours. */
 export const MIN_FILE_BYTES_PER_SECOND = 4096;
 
 export type RawResponse = { statusCode: number; headers: unknown; body: unknown };
@@ -80,9 +73,8 @@ function opensJsonObject(buffer: Buffer): boolean {
 }
 
 /**
- * Whether a 2xx answer is the API's failure envelope (`{success: false, errors: [...]}`), also where
- * a file or text was asked for. Only a body that parses as such an envelope counts, so a JSON report
- * file is still the file, and so is the body of a status the call lists as an answer.
+ * Whether a 2xx answer is the API's failure envelope (`{success: false, …}`), also where a file or text was
+ * asked for: only a body that parses as one counts (a JSON report file is a file), never a listed status's.
  */
 export function failedAnswer(failedBody: ((body: unknown) => boolean) | undefined, body: unknown, listedStatus: boolean): boolean {
 	if (!failedBody) return false;
@@ -143,10 +135,7 @@ export function formatBytes(bytes: number): string {
 	return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MiB` : `${Math.round(bytes / 1024)} KiB`;
 }
 
-/**
- * A promise that rejects with `reason()` once `signal` aborts, raced against each read: destroying
- * n8n's response stream does not end a read already waiting, so a stalled server would hold it for ever.
- */
+/** Rejects with `reason()` once `signal` aborts, raced against each read: destroying n8n's stream does not end a waiting read. */
 function abortion(signal: AbortSignal, reason: () => unknown): { promise: Promise<never>; dispose: () => void } {
 	let onAbort = () => {};
 	const promise = new Promise<never>((_resolve, reject) => {
@@ -188,9 +177,8 @@ export async function readBody(body: unknown, limit: number, signal: AbortSignal
 }
 
 /**
- * A response stream handed on for n8n binary data, with a size cap, an idle timeout and a minimum
- * average speed. The bytes pass through a generator of our own that gives up on silence by itself,
- * so the stream handed on fails when the server stalls even if the source cannot be destroyed then.
+ * A response stream handed on for n8n binary data, with a size cap, an idle timeout and a minimum speed,
+ * through a generator of our own that gives up on silence even when the source cannot be destroyed.
  */
 export function guardedStream(body: unknown, idleMs: number, limit: number, failures: Record<'tooLarge' | 'idle' | 'tooSlow', () => Error>): BodyStream {
 	if (!isStream(body)) return toBuffer(body);

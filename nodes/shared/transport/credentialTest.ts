@@ -16,10 +16,8 @@ export const wholesaleVoiceCredentialTest = { wholesaleVoiceApiTest: credentialT
 export const platformCredentialTest = { platformApiKeyApiTest: credentialTestOf(platformApi) };
 
 /**
- * The Test button of an API's credential, for `methods.credentialTest` of every node that uses it
- * (n8n asks the nodes when a credential has no `test`). It refuses what the nodes refuse before
- * sending, sends the API's test request without following a redirect, and words every outcome
- * itself: a declarative `test` could show only n8n's bare code for a connection that failed.
+ * The Test button of an API's credential (n8n asks the nodes when a credential has no `test`): it refuses what
+ * the nodes refuse, follows no redirect, and words every outcome (a declarative test shows only a bare code).
  */
 export function credentialTestOf(api: ApiDefinition): ICredentialTestFunction {
 	return async function (this: ICredentialTestFunctions, credential): Promise<INodeCredentialTestResult> {

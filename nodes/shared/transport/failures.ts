@@ -12,10 +12,8 @@ import { MAX_DOWNLOAD_MIB, MIN_FILE_BYTES_PER_SECOND, formatBytes } from './body
 export const TIMED_OUT = 'ETIMEDOUT';
 
 /**
- * Why a request failed, as n8n 2.40 reads it (`NodeApiError`'s `failure`: its durable poll
- * scheduler backs off by it; n8n 1.x ignores it). A 404 is `configuration-invalid`: the node or
- * its credential names something that does not exist (a customer, a session, a webhook, or the
- * Base URL's path), and asking again will not make it exist.
+ * Why a request failed, for n8n 2.40's poll scheduler (`NodeApiError.failure`; 1.x ignores it). A 404 is
+ * `configuration-invalid`: the node names something that does not exist, and asking again will not make it.
  */
 export function failureOfStatus(status: number, waitMs?: number, now = Date.now()): Failure {
 	if (status === 429) {
@@ -27,10 +25,7 @@ export function failureOfStatus(status: number, waitMs?: number, now = Date.now(
 	return { cause: 'configuration-invalid' };
 }
 
-/**
- * Seconds until a rate limit lifts, from `Retry-After` (seconds or an HTTP date) or
- * `X-RateLimit-Reset` (seconds until the reset; an epoch value is also understood).
- */
+/** Milliseconds until a rate limit lifts: `Retry-After` (seconds or a date), or `X-RateLimit-Reset` (seconds, or an epoch). */
 export function rateLimitWaitMs(headers: Record<string, string>, now = Date.now()): number | undefined {
 	const retryAfter = headers['retry-after'];
 	if (retryAfter !== undefined) {
@@ -74,10 +69,7 @@ export function redactIssues(found: ValidationIssue[], forms: SecretForms): Vali
 	return found.map((issue) => ({ ...issue, field: redact(issue.field, forms), problem: redact(issue.problem, forms) }));
 }
 
-/**
- * A NodeApiError with exactly `message`: n8n swaps a message that names a code such as ECONNREFUSED
- * (a host name may hold one) for its own generic text, so the message is set again.
- */
+/** A NodeApiError with exactly `message`: n8n swaps one naming a code such as ECONNREFUSED for generic text. */
 export function plainError(node: INode, message: string, description: string | undefined, failure: Failure, itemIndex?: number, response = {}): NodeApiError {
 	const error = new NodeApiError(node, response, { message, description, itemIndex, failure });
 	error.message = message;
@@ -120,10 +112,7 @@ const TRUST = 'Use a certificate from a public authority on the server, or add i
 const SCHEME = "Check the Base URL's scheme: https:// where the server speaks TLS on that port, http:// where it does not";
 const ROUTE = 'Check the host in the Base URL and the network between n8n and it (a firewall, a VPN)';
 
-/**
- * Network failures in words, with what to check. The code goes in the description only: n8n swaps
- * a message naming one (ECONNREFUSED) for its own generic text.
- */
+/** Network failures in words, with what to check (the code goes in the description only; see `plainError`). */
 const NETWORK_FAILURES: Record<string, [reason: string, check: string]> = {
 	ECONNREFUSED: ['nothing accepts connections on that port (connection refused)', 'Check the port in the Base URL, and that the service runs and listens on it'],
 	ENOTFOUND: ['no such host name (DNS found none)', 'Check the spelling of the host in the Base URL'],

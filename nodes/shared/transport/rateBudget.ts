@@ -4,12 +4,7 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { clock } from '../timers';
 
-/**
- * What each API user's answers last said of its request budget (`X-RateLimit-*`), by credential
- * fingerprint, noted by the transport on every answer: a poll sends nothing while less than a
- * tenth is left, before a 429 rather than after, leaving the rest of the window to action nodes
- * on the same credential.
- */
+/** A credential's request budget as its last answer gave it (`X-RateLimit-*`): polls pause below a tenth, leaving the rest to action nodes. */
 export interface RateBudget {
 	limit: number;
 	remaining: number;

@@ -4,19 +4,14 @@ import type { ValidationIssue } from '../operation';
 import { pathSegmentIssue } from '../validation';
 
 export function baseUrlOf(credentials: ICredentialDataDecryptedObject): string {
-	return String(credentials.baseUrl ?? '')
-		.trim()
-		.replace(/\/+$/, '');
+	return String(credentials.baseUrl ?? '').trim().replace(/\/+$/, '');
 }
 
 export function joinUrl(base: string, path: string): string {
 	return `${base}/${path.replace(/^\/+/, '')}`;
 }
 
-/**
- * Keeps only the path and query of a link the API gave, on the credential's own origin (scheme,
- * host and port), so credentials never go elsewhere: not to another host, port or user name.
- */
+/** A link the API gave, its path and query only, on the credential's own origin: credentials never go elsewhere. */
 export function rebase(link: string, base: string): string {
 	const target = new URL(link, `${base}/`);
 	if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error(`The API gave a link that is not a web address (${target.protocol})`);
@@ -30,9 +25,8 @@ export function hostAndPort(url: string): string {
 }
 
 /**
- * Why a Base URL is refused, or undefined; the message never repeats the URL. A user name or
- * password in it would be masked nowhere and appear in the links the nodes output; a query or a
- * fragment would come before every request's path.
+ * Why a Base URL is refused, never repeating it: a user name or password in it would be masked nowhere,
+ * a query or fragment would come before every request's path.
  */
 export function baseUrlProblem(label: string, baseUrl: unknown): string | undefined {
 	const text = String(baseUrl ?? '').trim();
@@ -45,10 +39,7 @@ export function baseUrlProblem(label: string, baseUrl: unknown): string | undefi
 	return `The Base URL of the ${label} credential contains ${extra === '?' ? 'a query (text from a ?)' : 'a fragment (text from a #)'}: every request's path would come after it. Remove it; the Base URL ends with the path the API lives under`;
 }
 
-/**
- * Why a Base URL has no usable scheme or host, or undefined; only its host is quoted (a user name
- * or password in it is refused before this is asked).
- */
+/** Why a Base URL has no usable scheme or host; only its host is quoted (user info is refused before). */
 export function schemeProblem(label: string, base: string): string | undefined {
 	const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(base)?.[1];
 	const host = (scheme ? base.slice(scheme.length + 3) : base).split(/[/\\]/)[0].split('@').pop()?.slice(0, 100);
@@ -64,16 +55,8 @@ function humanise(name: string): string {
 	return name.replace(/Id$/, 'ID').replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^\w/, (c) => c.toUpperCase());
 }
 
-/**
- * Fills `{ACCOUNT}`-style variables (from the credential) and `{name}` parameters (user values),
- * each checked as one path segment and URL-encoded. Returns the path, or the problems found.
- */
-export function fillPath(
-	path: string,
-	pathParams: Record<string, unknown> = {},
-	variables: Record<string, string> = {},
-	labels: Record<string, string> = {},
-): { path: string } | { issues: ValidationIssue[] } {
+/** Fills `{ACCOUNT}` variables (the credential's) and `{name}` parameters, each checked as one segment and encoded. */
+export function fillPath(path: string, pathParams: Record<string, unknown> = {}, variables: Record<string, string> = {}, labels: Record<string, string> = {}): { path: string } | { issues: ValidationIssue[] } {
 	const found: ValidationIssue[] = [];
 	const filled = path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_whole, name: string) => {
 		const fromCredential = /^[A-Z_]+$/.test(name);
