@@ -1,7 +1,4 @@
-/**
- * RFC 4180 CSV: fields separated by commas, quoted fields may hold commas, quotes (doubled)
- * and line breaks; CRLF or LF line ends. Returns rows of fields; a trailing empty line is dropped.
- */
+/** RFC 4180 CSV as rows of fields: quoted fields may hold commas, doubled quotes and line breaks; CRLF or LF. */
 export function parseCsv(text: string): string[][] {
 	const rows: string[][] = [];
 	let row: string[] = [];

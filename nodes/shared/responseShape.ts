@@ -1,10 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /**
- * A 2xx answer whose body is not the shape the contract promises (text, null or a number where a
- * record or a list should be). Output functions throw it: they get no node to build an n8n error
- * with, and the executor turns it into one with this message and description. Nothing is made up
- * in place of the answer: no items invented from its characters, and no silent empty result.
+ * A 2xx answer not of the shape the contract promises, thrown by output functions (they have no node; the
+ * executor makes the n8n error). Nothing is made up in its place: no items from its characters, no silent empty result.
  */
 export class UnexpectedAnswer extends Error {
 	readonly description: string;
@@ -12,12 +10,8 @@ export class UnexpectedAnswer extends Error {
 	constructor(api: string, operation: string, body: unknown, expected: string, options: { sent?: boolean } = {}) {
 		super(`${operation}: the ${api} answered with ${answerKind(body)} where ${expected} was expected`);
 		this.name = 'UnexpectedAnswer';
-		this.description = [
-			'Nothing was made up in its place. The service may be failing, or the Base URL may point at another service: check it, then try again.',
-			options.sent ? 'The request was received and may have taken effect: check before sending it again.' : '',
-		]
-			.filter(Boolean)
-			.join(' ');
+		const sent = options.sent ? ' The request was received and may have taken effect: check before sending it again.' : '';
+		this.description = `Nothing was made up in its place. The service may be failing, or the Base URL may point at another service: check it, then try again.${sent}`;
 	}
 }
 

@@ -1,8 +1,6 @@
 /**
- * How many parts an SMS is sent and charged as, estimated: the contract states no rule, so this
- * follows the usual one for concatenated SMS. GSM 03.38: 160 characters in one part, 153 per part
- * beyond (its extension characters count two); a text with any other character goes as UCS-2:
- * 70 UTF-16 code units in one part, 67 per part beyond. Carriers may differ: it is an estimate.
+ * How many parts an SMS is charged as, estimated by the usual rule (the contract states none): GSM 03.38
+ * 160 then 153 per part (extension characters count two), else UCS-2 70 then 67 code units.
  */
 
 const GSM_BASIC = new Set(
