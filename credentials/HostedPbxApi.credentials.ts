@@ -23,8 +23,7 @@ export class HostedPbxApi implements ICredentialType {
 			type: 'string',
 			required: true,
 			default: '',
-			description:
-				'The portal login of an extension user, a company admin or a reseller. A dedicated API user is best.',
+			description: 'The portal login of an extension user, a company admin or a reseller. A dedicated API user is best.',
 		},
 		{
 			displayName: 'Password',

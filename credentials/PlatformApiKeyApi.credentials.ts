@@ -28,8 +28,7 @@ export class PlatformApiKeyApi implements ICredentialType {
 			typeOptions: { password: true },
 			required: true,
 			default: '',
-			description:
-				'A key from the customer portal: a fixed prefix followed by 48 hexadecimal characters. Give it the scopes the nodes need (convai:read, convai:write, convai:delete, intelligence:read, intelligence:write).',
+			description: 'A key from the customer portal: a fixed prefix followed by 48 hexadecimal characters. Give it the scopes the nodes need (convai:read, convai:write, convai:delete, intelligence:read, intelligence:write).',
 		},
 		maxRateLimitWaitField,
 		timeoutField,

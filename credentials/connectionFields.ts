@@ -19,8 +19,7 @@ export const maxRateLimitWaitField: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 0, maxValue: 3600 },
 	default: 30,
-	description:
-		'When the API answers 429, wait for the reset and retry if it comes within this many seconds; otherwise fail at once with the time to retry. 0 never waits.',
+	description: 'When the API answers 429, wait for the reset and retry if it comes within this many seconds; otherwise fail at once with the time to retry. 0 never waits.',
 };
 
 /** How long one request may take; the transport enforces it (live streams use their heartbeat timeout instead). */
@@ -30,8 +29,7 @@ export const timeoutField: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 1, maxValue: 3600, numberPrecision: 0 },
 	default: 30,
-	description:
-		'How long one request may take, from connecting to the last byte of the answer, before it fails with a timeout. Files that keep arriving may take longer; a pause this long fails them. Live event streams use their own heartbeat timeout.',
+	description: 'How long one request may take, from connecting to the last byte of the answer, before it fails with a timeout. Files that keep arriving may take longer; a pause this long fails them. Live event streams use their own heartbeat timeout.',
 };
 
 /** The Authorization header of HTTP Basic. */

@@ -50,8 +50,7 @@ export class ConversationIntelligenceTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{"Session " + $parameter["sessionId"]}}',
-		description:
-			'Starts a workflow on each live event of an analysed call: operator results (sentiment, escalation...), transcript, start and end',
+		description: 'Starts a workflow on each live event of an analysed call: operator results (sentiment, escalation...), transcript, start and end',
 		defaults: { name: 'Conversation Intelligence Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],

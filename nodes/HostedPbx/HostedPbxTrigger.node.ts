@@ -55,8 +55,7 @@ export class HostedPbxTrigger implements INodeType {
 			},
 			{
 				...customerField,
-				description:
-					'Whose calls and SMS are read: by the polled events, and to recover live events the stream missed. "me" is your own account for company admins and extension users; resellers pick a customer.',
+				description: 'Whose calls and SMS are read: by the polled events, and to recover live events the stream missed. "me" is your own account for company admins and extension users; resellers pick a customer.',
 			},
 			callRecordFilters,
 			textOutcomesField,

@@ -42,8 +42,7 @@ export function recoverMissedEventsOption(displayOptions: INodeProperties['displ
 		name: 'recoverMissedEvents',
 		type: 'boolean',
 		default: true,
-		description:
-			'Whether to read incoming calls and received SMS that the stream missed (a dropped connection, a restart of n8n) from the history and emit them, marked recovered: true. Delivery receipts cannot be recovered.',
+		description: 'Whether to read incoming calls and received SMS that the stream missed (a dropped connection, a restart of n8n) from the history and emit them, marked recovered: true. Delivery receipts cannot be recovered.',
 		displayOptions,
 	};
 }
