@@ -32,21 +32,10 @@ import {
 /** The header that carries this trigger's secret; the service sends it verbatim with every delivery. */
 export const DELIVERY_HEADER = 'x-n8n-webhook-secret';
 
-/**
- * The form of every secret this trigger generates (32 random bytes as hex). A header value read back
- * in any other form (`***`, `[REDACTED]`, null) is a server's mask, not the secret.
- */
+/** Every secret this trigger generates (32 random bytes as hex): one read back in another form (`***`) is a server's mask. */
 const GENERATED_SECRET = /^[0-9a-f]{64}$/;
 
-function newSecret(): string {
-	return randomBytes(32).toString('hex');
-}
-
-/**
- * What the trigger keeps in workflow static data: the webhook's id and only a hash of its secret
- * (the secret itself goes to the service once, at registration). `secret` is how versions before
- * 0.2 kept it; it is replaced by its hash at the next activation.
- */
+/** The webhook's id and only a hash of its secret; `secret` is how versions before 0.2 kept it, hashed at the next activation. */
 interface Registration {
 	webhookId?: string;
 	secretHash?: string;
@@ -55,6 +44,19 @@ interface Registration {
 
 export function secretHash(secret: string): string {
 	return createHash('sha256').update(secret).digest('hex');
+}
+
+function remember(registration: Registration, webhookId: unknown, secret: string): boolean {
+	registration.webhookId = String(webhookId);
+	registration.secretHash = secretHash(secret);
+	delete registration.secret;
+	return true;
+}
+
+function forget(registration: Registration): void {
+	delete registration.webhookId;
+	delete registration.secretHash;
+	delete registration.secret;
 }
 
 /** Compares a presented secret with the stored hash in constant time, whatever its length. */
@@ -96,14 +98,7 @@ function configOverride(context: IHookFunctions | IWebhookFunctions): IDataObjec
 		return undefined;
 	}
 	const value = context.getNodeParameter('configOverride', '{}');
-	let parsed: unknown = value;
-	if (typeof value === 'string') {
-		try {
-			parsed = JSON.parse(value || '{}');
-		} catch {
-			parsed = undefined;
-		}
-	}
+	const parsed = typeof value === 'string' ? jsonParse<unknown>(value || '{}', { fallbackValue: null }) : value;
 	// The contract: `conversation_config_override` is an object.
 	if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
 		throw new NodeOperationError(context.getNode(), 'Conversation Config Override is not a JSON object', {
@@ -114,14 +109,10 @@ function configOverride(context: IHookFunctions | IWebhookFunctions): IDataObjec
 }
 
 /**
- * Whether Drop Duplicates is on and this conversation's completed event was emitted already: it
- * fires once per conversation and the contract gives no delivery id, so the conversation id
- * names it. n8n answers it 200 at once (n8n 2.x once the run is stored), so a retry after a 2xx
- * means that 200 came late or was lost, and the first run started; after any other answer (n8n
- * could not store the run) the id is given back and the retry runs. A delivery without a
- * conversation id is never taken for a repeat. (`conversation.initiating` is not filtered: the
- * service retries it within the caller's wait only after an answer that was not 2xx, so the first
- * run failed or never started.)
+ * Whether Drop Duplicates is on and this conversation's completed event was emitted already (it has no
+ * delivery id; the conversation id names it). A retry after a 2xx means the 200 came late or was lost;
+ * after any other answer the id is given back and the retry runs. (`conversation.initiating` is retried
+ * only after a non-2xx answer, so it is never filtered.)
  */
 function isRepeat(context: IWebhookFunctions, body: IDataObject): boolean {
 	const conversationId = (body.data as IDataObject | undefined)?.conversation_id;
@@ -140,8 +131,7 @@ export class VoiceAgentTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["event"]}}',
-		description:
-			'Starts a workflow when the AI voice agent answers a call (inject context before it speaks) or finishes one (transcript and analysis)',
+		description: 'Starts a workflow when the AI voice agent answers a call (inject context before it speaks) or finishes one (transcript and analysis)',
 		defaults: { name: 'Voice Agent Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -150,14 +140,10 @@ export class VoiceAgentTrigger implements INodeType {
 			{
 				name: 'default',
 				httpMethod: 'POST',
-				responseMode:
-					'={{$parameter["event"] !== "conversation.initiating" ? "onReceived" : $parameter["responseMode"] === "lastNode" ? "lastNode" : $parameter["responseMode"] === "responseNode" ? "responseNode" : "onReceived"}}',
-				// "When Last Node Finishes" answers the JSON of the last node's first item. Every other mode
-				// must evaluate to "": n8n answers an "onReceived" webhook with responseData when it is set
-				// (and defaults it to the literal "firstEntryJson" when absent), and only otherwise with the
-				// webhookResponse that webhook() returns (the dynamic variables set in the node).
-				responseData:
-					'={{$parameter["event"] === "conversation.initiating" && $parameter["responseMode"] === "lastNode" ? "firstEntryJson" : ""}}',
+				responseMode: '={{$parameter["event"] !== "conversation.initiating" ? "onReceived" : $parameter["responseMode"] === "lastNode" ? "lastNode" : $parameter["responseMode"] === "responseNode" ? "responseNode" : "onReceived"}}',
+				// "When Last Node Finishes" answers the last node's first item. Every other mode must be "": n8n
+				// answers "onReceived" with responseData when set (absent, "firstEntryJson"), else with webhook()'s webhookResponse.
+				responseData: '={{$parameter["event"] === "conversation.initiating" && $parameter["responseMode"] === "lastNode" ? "firstEntryJson" : ""}}',
 				path: 'voice-agent',
 			},
 		],
@@ -168,18 +154,8 @@ export class VoiceAgentTrigger implements INodeType {
 				type: 'options',
 				default: 'conversation.initiating',
 				options: [
-					{
-						name: 'Conversation Initiating',
-						action: 'On call starting',
-						value: 'conversation.initiating',
-						description: 'A call came in; the caller hears ringing until this workflow answers (or the timeout passes)',
-					},
-					{
-						name: 'Conversation Completed',
-						action: 'On call completed',
-						value: 'conversation.completed',
-						description: 'A call ended: transcript, summary and analysis',
-					},
+					{ name: 'Conversation Initiating', action: 'On call starting', value: 'conversation.initiating', description: 'A call came in; the caller hears ringing until this workflow answers (or the timeout passes)' },
+					{ name: 'Conversation Completed', action: 'On call completed', value: 'conversation.completed', description: 'A call ended: transcript, summary and analysis' },
 				],
 			},
 			{
@@ -187,8 +163,7 @@ export class VoiceAgentTrigger implements INodeType {
 				name: 'agentId',
 				type: 'string',
 				default: '',
-				description:
-					"Only this agent's conversations. Leave empty for every conversation on the account. The service allows one webhook per event type and scope.",
+				description: "Only this agent's conversations. Leave empty for every conversation on the account. The service allows one webhook per event type and scope.",
 			},
 			{
 				displayName: 'Drop Duplicates',
@@ -196,8 +171,7 @@ export class VoiceAgentTrigger implements INodeType {
 				type: 'boolean',
 				default: true,
 				displayOptions: { show: { event: ['conversation.completed'] } },
-				description:
-					'Whether to answer a repeated delivery of the same conversation without running the workflow again (the service retries when its 200 came late or was lost). Remembered in memory for a day: not across restarts, and per webhook process in queue mode.',
+				description: 'Whether to answer a repeated delivery of the same conversation without running the workflow again (the service retries when its 200 came late or was lost). Remembered in memory for a day: not across restarts, and per webhook process in queue mode.',
 			},
 			{
 				displayName: 'Timeout (Milliseconds)',
@@ -206,8 +180,7 @@ export class VoiceAgentTrigger implements INodeType {
 				typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_MS, numberPrecision: 0 },
 				default: DEFAULT_TIMEOUT_MS,
 				displayOptions: { show: { event: ['conversation.initiating'] } },
-				description:
-					'How long the service waits for this workflow to answer before the agent speaks with its defaults. Registered with the webhook.',
+				description: 'How long the service waits for this workflow to answer before the agent speaks with its defaults. Registered with the webhook.',
 			},
 			{
 				displayName: 'Respond',
@@ -216,40 +189,21 @@ export class VoiceAgentTrigger implements INodeType {
 				default: 'immediately',
 				displayOptions: { show: { event: ['conversation.initiating'] } },
 				options: [
-					{
-						name: 'Immediately, Empty',
-						value: 'immediately',
-						description: 'Answer 200 at once; the agent starts with its defaults and the workflow runs alongside',
-					},
-					{
-						name: 'Immediately, With Values Set Here',
-						value: 'withValues',
-						description: 'Answer at once with the dynamic variables and overrides below',
-					},
-					{
-						name: 'When Last Node Finishes',
-						value: 'lastNode',
-						description:
-							'The workflow looks things up; the first item of its last node is the answer, e.g. {"dynamic_variables": {...}} from a Set node',
-					},
-					{
-						name: "Using 'Respond to Webhook' Node (Version 1)",
-						value: 'responseNode',
-						description: 'Answer with a Respond to Webhook node at version 1; later versions accept only n8n\'s own Webhook trigger',
-					},
+					{ name: 'Immediately, Empty', value: 'immediately', description: 'Answer 200 at once; the agent starts with its defaults and the workflow runs alongside' },
+					{ name: 'Immediately, With Values Set Here', value: 'withValues', description: 'Answer at once with the dynamic variables and overrides below' },
+					{ name: 'When Last Node Finishes', value: 'lastNode', description: 'The workflow looks things up; the first item of its last node is the answer, e.g. {"dynamic_variables": {...}} from a Set node' },
+					{ name: "Using 'Respond to Webhook' Node (Version 1)", value: 'responseNode', description: 'Answer with a Respond to Webhook node at version 1; later versions accept only n8n\'s own Webhook trigger' },
 				],
 			},
 			{
-				displayName:
-					'End the workflow with a node whose first item is the answer, e.g. a Set node producing {"dynamic_variables": {"customer_name": "…"}}. If the workflow takes longer than the timeout, the agent starts with its defaults.',
+				displayName: 'End the workflow with a node whose first item is the answer, e.g. a Set node producing {"dynamic_variables": {"customer_name": "…"}}. If the workflow takes longer than the timeout, the agent starts with its defaults.',
 				name: 'lastNodeNotice',
 				type: 'notice',
 				default: '',
 				displayOptions: { show: { event: ['conversation.initiating'], responseMode: ['lastNode'] } },
 			},
 			{
-				displayName:
-					'Respond to Webhook from version 1.1 on refuses triggers other than n8n\'s own Webhook node: keep it at version 1 (e.g. copy it from the recipe), or use "When Last Node Finishes". Body e.g. {"dynamic_variables": {"customer_name": "…"}}.',
+				displayName: 'Respond to Webhook from version 1.1 on refuses triggers other than n8n\'s own Webhook node: keep it at version 1 (e.g. copy it from the recipe), or use "When Last Node Finishes". Body e.g. {"dynamic_variables": {"customer_name": "…"}}.',
 				name: 'responseNodeNotice',
 				type: 'notice',
 				default: '',
@@ -319,7 +273,7 @@ export class VoiceAgentTrigger implements INodeType {
 				const registration = this.getWorkflowStaticData('node') as Registration;
 				const { event, agentId, timeoutMs } = settings(this);
 				const url = this.getNodeWebhookUrl('default') as string;
-				const secret = newSecret();
+				const secret = randomBytes(32).toString('hex');
 				// A failure answer may echo the request, the secret header among it.
 				const client = createClient(this, platformApiRedacting([secret]));
 				configOverride(this);
@@ -332,28 +286,19 @@ export class VoiceAgentTrigger implements INodeType {
 				});
 				const register = async (): Promise<boolean> => {
 					const record = webhookRecord((await client.request({ method: 'POST', path: WEBHOOKS_PATH, body })).body);
-					if (!record.id) {
-						throw new NodeOperationError(this.getNode(), 'The service created the webhook but did not return its ID');
-					}
-					registration.webhookId = String(record.id);
-					registration.secretHash = secretHash(secret);
-					delete registration.secret;
-					return true;
+					if (!record.id) throw new NodeOperationError(this.getNode(), 'The service created the webhook but did not return its ID');
+					return remember(registration, record.id, secret);
 				};
 				try {
 					return await register();
 				} catch (error) {
 					if ((error as NodeApiError).httpCode !== '409') throw asNodeError(this.getNode(), error);
 				}
-				// One webhook per event type and scope: adopt it if it points here and its secret reads back
-				// as one this trigger generated.
+				// One webhook per event type and scope: adopt it if it points here with a secret this trigger generated.
 				const existing = await findWebhookInScope(client, event, agentId);
 				const existingSecret = headerValue(existing?.request_headers, DELIVERY_HEADER);
 				if (existing?.id !== undefined && existing.url === url && existingSecret !== undefined && GENERATED_SECRET.test(existingSecret)) {
-					registration.webhookId = String(existing.id);
-					registration.secretHash = secretHash(existingSecret);
-					delete registration.secret;
-					return true;
+					return remember(registration, existing.id, existingSecret);
 				}
 				// Ours but not adoptable (its secret masked in the list), or the one this trigger registered
 				// before n8n's URL changed: replaced by a new one with a fresh secret.
@@ -363,9 +308,7 @@ export class VoiceAgentTrigger implements INodeType {
 					} catch (error) {
 						if ((error as NodeApiError).httpCode !== '404') throw asNodeError(this.getNode(), error);
 					}
-					delete registration.webhookId;
-					delete registration.secretHash;
-					delete registration.secret;
+					forget(registration);
 					try {
 						return await register();
 					} catch (error) {
@@ -377,8 +320,7 @@ export class VoiceAgentTrigger implements INodeType {
 					message: existing
 						? `A ${event} webhook for ${scopeLabel(agentId)} already exists (ID ${existing.id}) and points at ${existing.url === url ? 'this workflow, but the service gives no ID to replace it by' : (existing.url ?? 'an address the service does not show')}`
 						: `A ${event} webhook for ${scopeLabel(agentId)} already exists`,
-					description:
-						'The service allows one webhook per event type and scope. If it is this workflow\'s own production or test URL, stop the other one first (deactivate the workflow, or stop listening for test events); otherwise delete it with Voice Agent > Webhook > Delete, or choose an agent scope.',
+					description: 'The service allows one webhook per event type and scope. If it is this workflow\'s own production or test URL, stop the other one first (deactivate the workflow, or stop listening for test events); otherwise delete it with Voice Agent > Webhook > Delete, or choose an agent scope.',
 				});
 			},
 
@@ -392,9 +334,7 @@ export class VoiceAgentTrigger implements INodeType {
 						if ((error as NodeApiError).httpCode !== '404') return false;
 					}
 				}
-				delete registration.webhookId;
-				delete registration.secretHash;
-				delete registration.secret;
+				forget(registration);
 				return true;
 			},
 		},
@@ -402,44 +342,29 @@ export class VoiceAgentTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const registration = this.getWorkflowStaticData('node') as Registration;
-		const response = this.getResponseObject();
-		const expected = registration.secretHash ?? (registration.secret ? secretHash(registration.secret) : undefined);
-		if (!expected || !matchesSecretHash(headerValue(this.getHeaderData(), DELIVERY_HEADER), expected)) {
-			response.status(401).json({ error: 'unauthorised' });
+		const answer = (status: number, json: IDataObject): IWebhookResponseData => {
+			this.getResponseObject().status(status).json(json);
 			return { noWebhookResponse: true };
-		}
+		};
+		const warn = (message: string) => this.logger.warn(`Voice Agent Trigger answered ${message}`, { workflowId: this.getWorkflow().id, nodeName: this.getNode().name });
+		const expected = registration.secretHash ?? (registration.secret ? secretHash(registration.secret) : undefined);
+		if (!expected || !matchesSecretHash(headerValue(this.getHeaderData(), DELIVERY_HEADER), expected)) return answer(401, { error: 'unauthorised' });
 		const contentType = headerValue(this.getHeaderData(), 'content-type') ?? '';
 		if (!/^(|application\/json|text\/json|application\/[\w.+-]+\+json)$/i.test(contentType.split(';')[0].trim())) {
-			this.logger.warn(`Voice Agent Trigger answered 415 to a delivery with Content-Type ${contentType}: the service sends JSON`, {
-				workflowId: this.getWorkflow().id,
-				nodeName: this.getNode().name,
-			});
-			response.status(415).json({ error: 'unsupported content type; send application/json' });
-			return { noWebhookResponse: true };
+			warn(`415 to a delivery with Content-Type ${contentType}: the service sends JSON`);
+			return answer(415, { error: 'unsupported content type; send application/json' });
 		}
 		const { event } = settings(this);
 		let body: unknown = this.getBodyData();
 		const raw = (this.getRequestObject() as { rawBody?: Buffer }).rawBody;
 		if ((!body || (typeof body === 'object' && Object.keys(body).length === 0)) && raw?.length) body = jsonParse<unknown>(raw.toString('utf8'), { fallbackValue: null });
+		// Not the contract's wrapper: refused, so nothing runs on it and whoever sent it sees why.
 		if (!isDelivery(body)) {
-			// Not the contract's wrapper (a JSON object with a string type): refused, so nothing runs
-			// on it and whoever sent it sees why.
-			this.logger.warn('Voice Agent Trigger answered 400 to a delivery that is not a JSON object with a string "type"', {
-				workflowId: this.getWorkflow().id,
-				nodeName: this.getNode().name,
-			});
-			response.status(400).json({ error: 'not a voice agent delivery: a JSON object with a string "type" is expected' });
-			return { noWebhookResponse: true };
+			warn('400 to a delivery that is not a JSON object with a string "type"');
+			return answer(400, { error: 'not a voice agent delivery: a JSON object with a string "type" is expected' });
 		}
-		if (body.type !== event) {
-			// Another event type on this URL: acknowledged, no execution.
-			response.status(200).json({});
-			return { noWebhookResponse: true };
-		}
-		if (event === 'conversation.completed' && isRepeat(this, body)) {
-			response.status(200).json({});
-			return { noWebhookResponse: true };
-		}
+		// Another event type on this URL, or a repeat: acknowledged, no execution.
+		if (body.type !== event || (event === 'conversation.completed' && isRepeat(this, body))) return answer(200, {});
 		const workflowData = [this.helpers.returnJsonArray([deliveryItem(body)])];
 		if (event !== 'conversation.initiating') return { webhookResponse: {}, workflowData };
 

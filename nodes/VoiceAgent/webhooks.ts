@@ -11,23 +11,16 @@ export const DEFAULT_TIMEOUT_MS = 5000;
 export const MAX_TIMEOUT_MS = 60_000;
 
 /**
- * The API does not fix the webhook record's identifier name: `webhook_id`, `id` and
- * `webhookId` are all read, in that order, and every record gets the chosen one as `id` for
- * mapping (first, and over a record's own `id`: Get, Delete and the trigger address the webhook
- * by it). Anything that is not a record (a `null` in a list) is passed on unchanged.
+ * A webhook record with its identifier as `id` (the API does not fix its name: `webhook_id`, `webhookId`, `id`),
+ * first for display and over a record's own `id`, which Get, Delete and the trigger address it by.
  */
 export function normaliseWebhook(record: IDataObject): IDataObject {
 	if (!isRecord(record)) return record;
 	const id = record.webhook_id ?? record.webhookId ?? record.id;
-	if (id === undefined) return record;
-	// First for display, and over a record's own \`id\`.
-	return Object.assign({ id: String(id) }, record, { id: String(id) });
+	return id === undefined ? record : Object.assign({ id: String(id) }, record, { id: String(id) });
 }
 
-/**
- * Webhook records from a list answer: a bare array, or inside `webhooks`, `data` or `items`.
- * An answer that is no list and no object (text, null, a number) is an error naming `operation`.
- */
+/** Webhook records from a list answer, bare or enveloped; an answer that is no list and no object is an error naming `operation`. */
 export function webhookRecords(body: unknown, operation = 'List the webhooks'): IDataObject[] {
 	if (Array.isArray(body)) return (body as IDataObject[]).map(normaliseWebhook);
 	if (!isRecord(body)) throw new UnexpectedAnswer(platformApi.label, operation, body, 'a list');
@@ -39,21 +32,14 @@ export function webhookRecords(body: unknown, operation = 'List the webhooks'): 
 	return [];
 }
 
-/**
- * One webhook record from a create or get answer, unwrapped from `data` or `webhook` when enveloped.
- * An answer that is no object (text, null, a list) is an error naming `operation`; `sent` when the
- * request changed something.
- */
+/** One webhook record from a create or get answer, unwrapped; no object is an error naming `operation` (`sent`: it changed something). */
 export function webhookRecord(body: unknown, operation = 'A webhook request', sent = false): IDataObject {
 	if (!isRecord(body)) throw new UnexpectedAnswer(platformApi.label, operation, body, 'a record', { sent });
 	const inner = body.webhook ?? body.data;
 	return normaliseWebhook(isRecord(inner) ? inner : body);
 }
 
-/**
- * A webhook record as the node outputs it: the values of its request headers (shared secrets,
- * the Voice Agent Trigger's among them) masked; the names stay, so a user sees what is set.
- */
+/** A webhook record as the node outputs it: its request header values (shared secrets) masked, the names kept. */
 export function maskedWebhook(record: IDataObject): IDataObject {
 	if (!isRecord(record)) return record;
 	const headers = record.request_headers;
@@ -66,16 +52,8 @@ export function scopeLabel(agentId: string | undefined): string {
 }
 
 /** The webhook of one event type and one scope (account-wide when no agent), if the list shows it. */
-export async function findWebhookInScope(
-	client: ApiClient,
-	eventType: string,
-	agentId: string | undefined,
-): Promise<IDataObject | undefined> {
-	const response = await client.request({
-		method: 'GET',
-		path: WEBHOOKS_PATH,
-		qs: { event_type: eventType, ...(agentId ? { agent_id: agentId } : {}) },
-	});
+export async function findWebhookInScope(client: ApiClient, eventType: string, agentId: string | undefined): Promise<IDataObject | undefined> {
+	const response = await client.request({ method: 'GET', path: WEBHOOKS_PATH, qs: { event_type: eventType, ...(agentId ? { agent_id: agentId } : {}) } });
 	return webhookRecords(response.body).find(
 		(w) =>
 			isRecord(w) &&

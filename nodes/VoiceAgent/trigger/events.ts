@@ -1,12 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isRecord } from '../../shared/responseShape';
 import { clock } from '../../shared/timers';
 
-/**
- * Voice agent deliveries as flat items, under the API's own field names: the wrapper's
- * `type` and `timestamp` (Unix seconds) plus an ISO time, then the `data` fields, with the
- * completed event's nested metadata, transcript and analysis lifted to the top.
- */
 interface TranscriptTurn {
 	role?: string;
 	message?: string;
@@ -22,8 +18,6 @@ function isoFromUnix(seconds: unknown): string | null {
 	return new Date(value * 1000).toISOString();
 }
 
-const isRecord = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
-
 /** Whether a body is a delivery of the service: a JSON object with a string `type` (the contract's wrapper). */
 export function isDelivery(body: unknown): body is IDataObject & { type: string } {
 	return isRecord(body) && typeof body.type === 'string';
@@ -37,6 +31,10 @@ export function transcriptText(transcript: unknown): string {
 		.join('\n');
 }
 
+/**
+ * A delivery as a flat item under the API's own names: the wrapper's `type` and `timestamp` with an ISO
+ * time, then the `data` fields, the completed event's metadata, transcript and analysis lifted to the top.
+ */
 export function deliveryItem(body: IDataObject, receivedAt = new Date(clock.now())): IDataObject {
 	const data = isRecord(body.data) ? body.data : {};
 	const base: IDataObject = {
@@ -49,11 +47,7 @@ export function deliveryItem(body: IDataObject, receivedAt = new Date(clock.now(
 	if (body.data !== undefined && body.data !== null && !isRecord(body.data)) base.data = body.data;
 	if (body.type !== 'conversation.completed') return { ...base, ...data };
 
-	const { metadata, transcript, analysis, ...rest } = data as {
-		metadata?: IDataObject;
-		transcript?: unknown;
-		analysis?: IDataObject;
-	} & IDataObject;
+	const { metadata, transcript, analysis, ...rest } = data as { metadata?: IDataObject; transcript?: unknown; analysis?: IDataObject } & IDataObject;
 	return {
 		...base,
 		...rest,
