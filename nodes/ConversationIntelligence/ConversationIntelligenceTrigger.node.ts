@@ -1,10 +1,4 @@
-import type {
-	IDataObject,
-	INodeType,
-	INodeTypeDescription,
-	ITriggerFunctions,
-	ITriggerResponse,
-} from 'n8n-workflow';
+import type { IDataObject, INodeType, INodeTypeDescription, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { platformApi } from '../shared/apis';
@@ -34,10 +28,7 @@ const STATIC_DATA_SETTLE_MS = 1000;
 
 const ENDED_DESCRIPTION = 'Set the Session ID of another session to listen to it, or unpublish the workflow. Nothing is sent to the service for an ended session.';
 
-/**
- * Heartbeat Timeout: 5 s to an hour. The contract names no heartbeat on this stream, so a quiet
- * session is only resumed (Last-Event-ID) after this long; an hour bounds a dead connection.
- */
+/** 5 s to an hour: the contract names no heartbeat, so a quiet session is resumed after this long; an hour bounds a dead connection. */
 const heartbeatTimeout = heartbeatTimeoutOption('Reconnect (resuming after the last event) when the stream sends nothing for this long (5 to 3,600)', {
 	typeOptions: { minValue: 5, maxValue: 3600 },
 });
@@ -135,10 +126,9 @@ export class ConversationIntelligenceTrigger implements INodeType {
 }
 
 /**
- * How a session's events become runs: only those the filters choose, one event each, and in a
- * test run only the first. The last event (session_ended) says so in its own item and is emitted
- * a while after the one before: n8n does not order its saves of the static data, and the last
- * save must hold the end marker.
+ * A session's events as runs: those the filters choose, one each (in a test run only the first). The last
+ * (session_ended) is emitted a while after the one before: n8n does not order its static-data saves, and the
+ * last save must hold the end marker.
  */
 function sessionEmits(context: ITriggerFunctions, sessionId: string, filters: ReturnType<typeof filtersFrom>, save: (change?: Partial<ResumeState>) => void, stop: () => void) {
 	const manual = context.getMode() === 'manual';

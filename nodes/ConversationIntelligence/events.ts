@@ -3,18 +3,12 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { SESSION_EVENT_TYPES } from './sessionStream';
 
 /**
- * Session events as flat items under the API's own field names. Operator results and errors
- * have the operator and its granularity lifted to the top, and the result's `value`, `tags` or
- * `found` beside it, whatever the output type; other events are flat already. `event_id` is the
- * event's own id as the service sends it (operator results carry one); `stream_event_id` is the
- * stream's id of the message, the one to resume after (they differ: resuming after an operator
- * result's own id would replay the session).
+ * A session event as a flat item under the API's names, an operator's name, version and granularity and its
+ * result's `value`, `tags` or `found` lifted to the top. `stream_event_id` is the message's stream id, the
+ * one to resume after (not `event_id`, an operator result's own: resuming after it would replay the session).
  */
 export function sessionEventItem(event: IDataObject, streamId: string): IDataObject {
-	const { operator, result, ...rest } = event as IDataObject & {
-		operator?: IDataObject;
-		result?: IDataObject;
-	};
+	const { operator, result, ...rest } = event as IDataObject & { operator?: IDataObject; result?: IDataObject };
 	const item: IDataObject = { event_id: event.event_id ?? null, stream_event_id: streamId || null, ...rest };
 	if (operator && typeof operator === 'object') {
 		const granularity = (operator.granularity ?? {}) as IDataObject;
@@ -54,10 +48,7 @@ export function sessionEventMatches(event: IDataObject, filters: SessionEventFil
 }
 
 export function operatorNameList(value: unknown): string[] {
-	return String(value ?? '')
-		.split(',')
-		.map((name) => name.trim())
-		.filter(Boolean);
+	return String(value ?? '').split(',').map((name) => name.trim()).filter(Boolean);
 }
 
 export function filtersFrom(parameters: IDataObject): SessionEventFilters {
@@ -80,12 +71,7 @@ export const sessionFilterFields: INodeProperties[] = [
 			{ name: 'Operator Result', action: 'On operator result', value: 'operator_result', description: 'An analysis operator produced a result' },
 			{ name: 'Session Ended', action: 'On session ended', value: 'session_ended', description: 'The call ended; the stream closes' },
 			{ name: 'Session Started', action: 'On session started', value: 'session_started' },
-			{
-				name: 'Transcript Utterance',
-				action: 'On transcript utterance',
-				value: 'transcript_utterance',
-				description: 'Live transcript, when the session has transcript events on',
-			},
+			{ name: 'Transcript Utterance', action: 'On transcript utterance', value: 'transcript_utterance', description: 'Live transcript, when the session has transcript events on' },
 		],
 	},
 	{

@@ -1,53 +1,36 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { StreamResponse } from '../shared/operation';
+import { isRecord } from '../shared/responseShape';
 import type { BackoffOptions } from '../shared/streams/backoff';
 import type { Attempt, FirstOutcome } from '../shared/streams/reconnectingStream';
 import { ReconnectingStream } from '../shared/streams/reconnectingStream';
 import { SseParser } from '../shared/streams/sse';
 import { RecentIds } from '../shared/triggers/recentIds';
 
-export const SESSION_EVENT_TYPES = [
-	'session_started',
-	'operator_result',
-	'operator_error',
-	'transcript_utterance',
-	'session_ended',
-] as const;
+export const SESSION_EVENT_TYPES = ['session_started', 'operator_result', 'operator_error', 'transcript_utterance', 'session_ended'] as const;
 
 /**
- * One session's Server-Sent Events stream, read through n8n's request helper and parsed by the
- * package's own SSE parser. Each connection gets a fresh stream token (tokens are short-lived) and
- * resumes with `Last-Event-ID`; an event id seen before is dropped; silence past the heartbeat
- * window counts as a dead connection; transient failures reconnect with capped, jittered backoff
- * (at least the server's `retry:`, kept across connections as the standard says, and capped). It
- * ends for good when the session ends: a `session_ended` event, a 204 (nothing more to send), a 410
- * or an answer that says the session has ended; when the session does not exist (404); or when the
- * key is refused (401/403 on the token: the trigger decides when to try again). Other failures
- * are retried, and counted: attempts in a row that never got a stream say the failure persists.
+ * One session's Server-Sent Events: a fresh token per connection, resuming with `Last-Event-ID`, seen ids
+ * dropped, backoff of at least the server's `retry:`. It ends for good with the session (`session_ended`,
+ * 204, 410, an answer saying so), when it does not exist (404), or on a refused key (401/403 on the token).
  */
 export interface SessionStreamOptions {
 	/** A fresh stream token; failures are NodeApiErrors from the transport (`httpCode` set). */
 	fetchToken: () => Promise<string>;
-	/** Opens the events stream with a token, resuming after `lastEventId`. */
 	open: (token: string, lastEventId: string | undefined, signal: AbortSignal) => Promise<StreamResponse>;
 	lastEventId?: string;
 	heartbeatWindowMs: number;
 	backoff?: BackoffOptions;
 	/** A session event and its stream id (the SSE `id`: what resuming needs). */
 	onEvent: (event: IDataObject, streamId: string) => void;
-	/** The session ended, or never existed: nothing more will come. */
 	onEnded: (reason: string) => void;
-	/** The key was refused (401/403 fetching a token): returns how long to wait before the next attempt. */
+	/** 401/403 fetching a token: returns how long to wait before the next attempt. */
 	onRefused: (status: number, message: string) => Promise<number> | number;
-	/**
-	 * A connection failed or closed; the next attempt comes in `retryInMs`. `failedAttempts` counts
-	 * the attempts in a row that got no stream (0: a working stream closed or went silent).
-	 */
+	/** `failedAttempts` counts attempts in a row that got no stream (0: a working stream closed or went silent). */
 	onTransientFailure?: (reason: string, retryInMs: number, failedAttempts: number, status?: number) => void;
-	/** A stream was opened (a 2xx answer with a body): whatever failed before is over. */
 	onConnected?: () => void;
-	/** The resume point moved to a new event id that can be sent back (the trigger keeps it across restarts). */
+	/** The resume point moved to an event id that can be sent back (the trigger keeps it across restarts). */
 	onResumePoint?: (id: string) => void;
 	/** An event whose data is not a JSON object (skipped). */
 	onIncident?: (excerpt: string) => void;
@@ -57,11 +40,7 @@ export interface SessionStreamOptions {
 
 export { PERSISTENT_FAILURE_ATTEMPTS } from '../shared/triggers/lifecycle';
 
-/**
- * The longest `retry:` honoured: it is the least wait before reconnecting, on top of our own
- * backoff (which already keeps failures from looping), so no floor is needed; a longer wait would
- * leave a live call unheard for most of its length (and a server's 3000000000 would be 34 days).
- */
+/** The longest `retry:` honoured, on top of our own backoff: longer would leave a live call unheard for most of its length. */
 export const MAX_RETRY_MS = 5 * 60_000;
 
 /** The longest event id sent back as Last-Event-ID: far beyond real ids, far below a server's header limits (431). */
@@ -69,12 +48,7 @@ export const MAX_RESUME_ID_BYTES = 1024;
 
 export const RESUME_ID_RULE = `printable ASCII (no control characters, no other characters, no leading or trailing space), at most ${MAX_RESUME_ID_BYTES} characters`;
 
-/**
- * Why an event id cannot go back as a Last-Event-ID header exactly as the server sent it, if it
- * cannot: the HTTP client strips or refuses other characters (the server would resume from
- * another place, or the request fails), HTTP drops spaces at the ends, and a huge id makes every
- * reconnection fail (431).
- */
+/** Why an event id cannot go back as Last-Event-ID exactly as sent: the client strips other characters and edge spaces; a huge one fails (431). */
 export function resumeIdProblem(id: string): string | undefined {
 	if (id.length > MAX_RESUME_ID_BYTES) return `it is ${id.length} characters long`;
 	if (!/^[\x20-\x7e]*$/.test(id)) return 'it holds characters other than printable ASCII';
@@ -84,7 +58,6 @@ export function resumeIdProblem(id: string): string | undefined {
 
 const MAX_REMEMBERED_IDS = 10_000;
 
-const isObject = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
 /** An answer that says in words that the session is over. */
 const ENDED_TEXT = /session[\s_-]*(has[\s_-]*)?(ended|closed|finished)|session_ended/i;
 
@@ -202,7 +175,7 @@ export class SessionEventStream {
 				} catch {
 					event = undefined;
 				}
-				if (!isObject(event)) return this.options.onIncident?.(message.data.slice(0, 200));
+				if (!isRecord(event)) return this.options.onIncident?.(message.data.slice(0, 200));
 				// The message's own id tells it apart from a replayed one; the standard's last id is what a reconnection resumes after.
 				if (message.id && !this.seen.firstSeen(message.id)) return;
 				progress();

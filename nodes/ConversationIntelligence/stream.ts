@@ -23,10 +23,7 @@ export const TOKEN_FIELDS = ['token', 'stream_token', 'streamToken', 'access_tok
 /** A bare token in a text body: one word of visible characters (an HTML page or a sentence is not one). */
 const BARE_TOKEN = /^[\x21-\x7e]{1,4096}$/;
 
-/**
- * The answer's body as JSON when it is JSON (a JSON string included), else the text itself: a
- * text/plain token is an answer too. A JSON answer that does not parse stays text and finds no token.
- */
+/** The answer's body as JSON when it is JSON (a JSON string too), else the text itself: a text/plain token is an answer too. */
 export function tokenAnswerBody(response: ApiResponse): unknown {
 	const text = typeof response.body === 'string' ? response.body : undefined;
 	if (text === undefined) return response.body;
@@ -48,10 +45,7 @@ function onlyStringField(record: IDataObject): string | undefined {
 	return strings.length === 1 && BARE_TOKEN.test(strings[0].trim()) ? strings[0] : undefined;
 }
 
-/**
- * The token from a stream-token answer (the spec does not show its shape): a bare string (JSON or
- * text), a known field at the top or inside `data`, else the only string field at the top or inside `data`.
- */
+/** The token of a stream-token answer (its shape is not in the spec): a bare string, a known field, else the only string field (also inside `data`). */
 export function streamToken(body: unknown): string | undefined {
 	if (typeof body === 'string') return BARE_TOKEN.test(body.trim()) ? body.trim() : undefined;
 	if (!isRecord(body)) return undefined;
@@ -72,11 +66,7 @@ export function tokenAnswerProblem(body: unknown): string {
 	return `The stream-token answer held no token: it was ${held}. A token is read from a bare string, the fields ${TOKEN_FIELDS.join(', ')} (also inside data), or the only text field`;
 }
 
-/**
- * What a session stream needs from n8n: a fresh token on demand (a new client each time, so a
- * credential fixed meanwhile is used), and the events stream opened with it. The session id is
- * checked before anything is sent.
- */
+/** A fresh token on demand (a new client each time: a credential fixed meanwhile is used), and the events stream it opens. */
 export async function sessionStreamAccess(context: IExecuteFunctions | ITriggerFunctions, sessionId: string) {
 	const labels = { sessionId: 'Session ID' };
 	const events = sessionPath(sessionId, '/events');
@@ -87,26 +77,14 @@ export async function sessionStreamAccess(context: IExecuteFunctions | ITriggerF
 			const response = await createClient(context, platformApi, { labels }).request(streamTokenRequest(sessionId));
 			const body = tokenAnswerBody(response);
 			const token = streamToken(body);
-			if (!token) {
-				throw new NodeApiError(context.getNode(), { httpCode: String(response.status) }, {
-					message: tokenAnswerProblem(body),
-					httpCode: String(response.status),
-				});
-			}
+			const httpCode = String(response.status);
+			if (!token) throw new NodeApiError(context.getNode(), { httpCode }, { message: tokenAnswerProblem(body), httpCode });
 			return token;
 		},
 		// The token authenticates the events URL (a browser's EventSource cannot send the key): no credential goes with it.
-		open: async (token: string, lastEventId: string | undefined, signal: AbortSignal) =>
-			await client.stream(
-				{
-					method: 'GET',
-					...events,
-					qs: { token },
-					auth: false,
-					accept: 'text/event-stream',
-					headers: lastEventId ? { 'Last-Event-ID': lastEventId } : undefined,
-				},
-				signal,
-			),
+		open: async (token: string, lastEventId: string | undefined, signal: AbortSignal) => {
+			const headers = lastEventId ? { 'Last-Event-ID': lastEventId } : undefined;
+			return await client.stream({ method: 'GET', ...events, qs: { token }, auth: false, accept: 'text/event-stream', headers }, signal);
+		},
 	};
 }
