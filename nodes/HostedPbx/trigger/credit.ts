@@ -4,12 +4,7 @@ import { customerPath } from '../fields';
 import type { ApiClient } from '../../shared/operation';
 import { pbxRecord } from '../records';
 
-/**
- * Credit Low: the credit status is one record, read once per poll. The event fires when the
- * balance is below the threshold and was not at the poll before (or at the first poll): once per
- * fall, never every poll while it stays low. A POSTPAID balance is what is owed on the account
- * as the platform reports it (often negative): the same rule applies to it.
- */
+/** Credit Low fires once per fall below the threshold (at the first poll too), not every poll while low; POSTPAID balances alike. */
 
 export const creditThresholdField: INodeProperties = {
 	displayName: 'Credit Threshold (GBP)',

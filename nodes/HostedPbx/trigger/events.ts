@@ -4,11 +4,7 @@ import { filtersField } from '../../shared/describe';
 import { idFromUri } from '../../shared/params';
 import { parseParty } from '../records';
 
-/**
- * Every event of the Hosted PBX Trigger in one table: what it means, where it comes from (the live
- * stream, or a list polled at n8n's Poll Times) and the item it gives. The node's Events parameter,
- * the stream, the polling and the recovery of missed live events all read this table.
- */
+/** Every event of the Hosted PBX Trigger, live or polled, in one table that the Events parameter, stream, polls and recovery read. */
 
 interface EventBase {
 	/** Stored in workflows. */

@@ -7,22 +7,17 @@ import { CUSTOMER, customerPath } from '../fields';
 import { byCreated, createdAt, pbxRecords } from '../records';
 
 /**
- * New-record polling for what the live stream does not carry (call records, SMS). The cursor
- * remembers the newest `created` seen and the ids seen within a look-back window, and every poll
- * re-reads that window: records that share a timestamp, or that appear up to the window late,
- * are emitted exactly once.
+ * A polled list's cursor: the newest `created` seen (ISO 8601) and the ids seen within the look-back window
+ * before it, which every poll re-reads, so records that share a timestamp or come late are emitted once.
  */
 export interface PollCursor {
-	/** Newest `created` seen, ISO 8601. */
 	since: string;
-	/** Ids of records created within the look-back window before `since`. */
 	seen: string[];
 	/** What the cursor was made for; a changed configuration starts afresh. */
 	key: string;
 }
 
 export interface PollSource {
-	/** Collection below the customer. */
 	collection: 'calls' | 'sms' | 'recordings';
 	/** Server-side filters (call history and recordings have them; SMS has none). */
 	query: IDataObject;
@@ -30,25 +25,16 @@ export interface PollSource {
 
 export const MAX_SEEN_IDS = 10_000;
 
-/**
- * Reads every record created after `floor`. Call history and recordings filter on the server; the
- * SMS list has no date filter, so it is read from whichever end holds the newest records.
- */
-export async function recordsAfter(
-	client: ApiClient,
-	customer: string,
-	source: PollSource,
-	floor: number,
-): Promise<IDataObject[]> {
+/** Every record created after `floor`: filtered on the server, but for SMS (see `smsAfter`). */
+export async function recordsAfter(client: ApiClient, customer: string, source: PollSource, floor: number): Promise<IDataObject[]> {
 	const path = customerPath({ [CUSTOMER]: customer }, `/${source.collection}`);
 	if (source.collection !== 'sms') {
 		const read = async (before?: number) => {
 			const window = { createdAfter: new Date(floor).toISOString(), ...(before === undefined ? {} : { createdBefore: new Date(before).toISOString() }) };
 			return await collectList(client, 'pbx', { method: 'GET', ...path, qs: { ...source.query, ...window } }, undefined, pbxRecords);
 		};
-		// More records since the floor than Return All collects (a long outage of a busy PBX): the
-		// oldest part first, halving the window until it fits; the next poll goes on from there.
-		// Any other failure goes on as it came (the transport's errors are n8n's already).
+		// More records since the floor than Return All collects (a long outage of a busy PBX): the oldest part
+		// first, halving the window until it fits; the next poll goes on from there.
 		for (let before: number | undefined; ; ) {
 			const attempt = await read(before).then(
 				(records) => ({ records }),
@@ -69,24 +55,19 @@ const SMS_FIRST_PAGES = 4;
 const SMS_SHIFT_PAGES = 25;
 
 /**
- * The SMS list has no date filter: it is read from its newest end until a page reaches back past
- * `floor`. Pages are ranked from the newest end (rank 1), whichever order the server lists them
- * in, and always read towards the older end: a new message then pushes a message already read
- * onto the next page (read twice, kept once), never one not yet read past the reader. After a
- * few pages the page holding `floor` is found by halving, and the read starts as close to it as
- * Return All's cap requires: more messages newer than `floor` than the cap (a long outage of a
- * busy PBX) give the oldest part, and the next poll goes on from the newest message read, as the
- * calls do.
+ * The SMS list has no date filter: pages are ranked from the newest end, whatever the server's order, and
+ * read towards the older end (a new message then pushes one already read onto the next page, never one
+ * unread past the reader) until one reaches `floor`. After a few pages the page holding `floor` is found by
+ * halving; more messages than Return All's cap give the oldest part, and the next poll goes on from there.
  */
 async function smsAfter(client: ApiClient, path: ReturnType<typeof customerPath>, source: PollSource, floor: number): Promise<IDataObject[]> {
 	const read = async (number: number) =>
 		await client.request<IDataObject>({ method: 'GET', ...path, qs: { ...source.query, pageSize: PBX_MAX_PAGE_SIZE, page: number } });
 	const first = await read(1);
 	const firstRecords = pbxRecords(first);
-	// The server's count decides how many pages there are; one that is not a count is ignored, and
-	// a huge one costs only the halving's requests (about 45 for 10^15).
+	// A huge count costs only the halving's requests (about 45 for 10^15).
 	const claimed = Number(first.body.totalItems);
-	// A server with a smaller maximum page says so in `pageSize`; without it, the spec's maximum.
+	// A server with a smaller maximum page says so in `pageSize`.
 	const served = Number(first.body.pageSize);
 	const pageSize = Number.isInteger(served) && served > 0 && served < PBX_MAX_PAGE_SIZE ? served : PBX_MAX_PAGE_SIZE;
 	const lastPage =
@@ -94,13 +75,8 @@ async function smsAfter(client: ApiClient, path: ReturnType<typeof customerPath>
 	if (lastPage === 1 || firstRecords.length === 0) return new NewerThan(floor).add(firstRecords).records;
 	const newestFirst = createdAt(firstRecords[0]) >= createdAt(firstRecords[firstRecords.length - 1]);
 	const pageAt = async (rank: number) => (rank === (newestFirst ? 1 : lastPage) ? firstRecords : pbxRecords(await read(newestFirst ? rank : lastPage - rank + 1)));
-	/** The page reaches back to `floor`, or past the end of the list. */
 	const reachesFloor = (records: IDataObject[]) => records.length === 0 || oldest(records) <= floor;
-	/**
-	 * Reads from `rank` towards the older end, at most `pages` pages; done when a page reached
-	 * `floor` or the oldest end. The page count read first is not that end when new messages come
-	 * first: pages past it are read until one is short or empty.
-	 */
+	// At most `pages` pages from `rank`, done at `floor` or the oldest end (past the first count while new messages come first).
 	const readFrom = async (rank: number, pages: number) => {
 		const kept = new NewerThan(floor);
 		for (let at = rank; at < rank + pages; at++) {
@@ -131,11 +107,7 @@ async function smsAfter(client: ApiClient, path: ReturnType<typeof customerPath>
 /** Pages probed at most when a list has no count: 2^20 pages of 200 is more than any PBX keeps. */
 const MAX_PROBED_PAGE = 2 ** 20;
 
-/**
- * The last page of a list whose first page has a `nextPage` link but no count: pages 2, 4, 8, …
- * until one is empty or has no `nextPage`, then halving between the last full one and that one
- * (about 2·log2 of the page count in requests).
- */
+/** The last page of a list with a `nextPage` link but no count: pages 2, 4, 8, … until one ends it, then halving. */
 async function lastPageByLinks(read: (page: number) => Promise<ApiResponse<IDataObject>>): Promise<number> {
 	let full = 1;
 	let past = 0;
@@ -220,10 +192,7 @@ export function advanceCursor(cursor: PollCursor, read: IDataObject[], lookbackM
 	return { fresh, cursor: { since: new Date(newest).toISOString(), seen: kept.slice(-MAX_SEEN_IDS), key: cursor.key } };
 }
 
-/**
- * The first poll marks what exists as seen, so history is not replayed; a record of the
- * activation's second may be new (timestamps may have whole seconds only), so it is not.
- */
+/** The first poll's cursor: what exists is seen (no replay), but for the activation's second (timestamps may lack fractions). */
 export function primedCursor(read: IDataObject[], key: string, activatedAt: number): PollCursor {
 	const activationSecond = Math.floor(activatedAt / 1000) * 1000;
 	const seen = read.filter((r) => createdAt(r) < activationSecond).map((r) => String(r.id));

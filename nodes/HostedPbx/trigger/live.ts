@@ -24,10 +24,7 @@ const RECOVERY_DELAY_MS = 2000;
 
 export const REFUSED_DESCRIPTION = 'Check the username and password of the Hosted PBX API credential.';
 
-/**
- * The Heartbeat Timeout: at least the heartbeat interval and 5 s for delivery (a shorter one cuts
- * a quiet, healthy stream), at most ten intervals, so a dead connection is noticed within minutes.
- */
+/** At least the heartbeat interval and 5 s (shorter cuts a quiet, healthy stream), at most ten: a dead connection shows within minutes. */
 export function heartbeatOption(displayOptions: INodeProperties['displayOptions']): INodeProperties {
 	const [minValue, maxValue] = [HEARTBEAT_INTERVAL_SECONDS + 5, HEARTBEAT_INTERVAL_SECONDS * 10];
 	return heartbeatTimeoutOption(
@@ -70,10 +67,7 @@ export const batchOptions = (displayOptions: INodeProperties['displayOptions']):
 	},
 ];
 
-/**
- * Gathers items into batches: `flush` gets up to `size` items, or what came within `windowMs` of
- * the first; with a size of 1 every item goes at once.
- */
+/** Gathers items into batches for `flush`: up to `size` items, or what came within `windowMs` of the first. */
 function batcher(size: number, windowMs: number, flush: (items: IDataObject[]) => void) {
 	let pending: IDataObject[] = [];
 	let timer: AbortController | undefined;
@@ -95,7 +89,6 @@ function batcher(size: number, windowMs: number, flush: (items: IDataObject[]) =
 }
 
 export interface LiveSettings {
-	/** Stream events to emit (`incomingcall`, `smsreceived`, `smsdelivered`). */
 	events: string[];
 	heartbeatOption: INodeProperties;
 	batchOptions: INodeProperties[];
@@ -159,9 +152,8 @@ export async function liveTrigger(context: ITriggerFunctions, settings: LiveSett
 
 	let testEventSent = false;
 	const closing = new AbortController();
-	// What is emitted is remembered as live (so a read-back never repeats it) when it is emitted, and
-	// saved with it: a batch lost with n8n is read back after the restart. Nothing is emitted once n8n
-	// closed the trigger: a run started then would keep n8n's shutdown waiting.
+	// Remembered as live when emitted, and saved with it: a batch lost with n8n is read back after the restart.
+	// Nothing is emitted once n8n closed the trigger: a run started then would keep its shutdown waiting.
 	const batches = batcher(manual ? 1 : numbers.batchSize, numbers.batchWindowMs, (items) => {
 		if (closing.signal.aborted) return;
 		for (const item of items) if (!manual && item.recovered !== true) rememberLive(state, item, Date.parse(String(item.receivedAt)));
@@ -198,19 +190,8 @@ export async function liveTrigger(context: ITriggerFunctions, settings: LiveSett
 	return await activation.start({ firstOutcome: stream.firstOutcome, start: (delay) => stream.start(delay), stop }, startDelay);
 }
 
-/**
- * Reads back what the stream missed in a gap, one read-back at a time: reconnects while one waits
- * widen its gap instead of adding another.
- */
-function readsBackGaps(
-	context: ITriggerFunctions,
-	customer: string,
-	events: string[],
-	state: RecoveryState,
-	closed: AbortSignal,
-	emit: (item: IDataObject) => void,
-	save: () => void,
-): (since: number, until: number) => Promise<void> {
+/** Reads back what the stream missed, one gap at a time: reconnects while one waits widen its gap. */
+function readsBackGaps(context: ITriggerFunctions, customer: string, events: string[], state: RecoveryState, closed: AbortSignal, emit: (item: IDataObject) => void, save: () => void): (since: number, until: number) => Promise<void> {
 	let gap: { since: number; until: number } | undefined;
 	return async (since, until) => {
 		if (gap) {
@@ -257,9 +238,8 @@ export async function firstLiveEvent(context: IPollFunctions, events: string[], 
 	try {
 		const item = await Promise.race([arrival, wait(MANUAL_LIVE_WAIT_MS, timeout.signal).then(() => undefined)]);
 		if (item) return item;
-		throw new NodeOperationError(node, `No ${events.join(', ')} event within ${MANUAL_LIVE_WAIT_MS / 1000} s`, {
-			description: 'The test run listens to the live stream: make a test call or send a test SMS while it waits.',
-		});
+		const description = 'The test run listens to the live stream: make a test call or send a test SMS while it waits.';
+		throw new NodeOperationError(node, `No ${events.join(', ')} event within ${MANUAL_LIVE_WAIT_MS / 1000} s`, { description });
 	} finally {
 		timeout.abort();
 		await stream.stop();

@@ -2,6 +2,7 @@ import type { IDataObject, INodeExecutionData, INodeProperties, IPollFunctions }
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { hostedPbxApi } from '../../shared/apis';
+import { asNodeError } from '../../shared/errors';
 import type { ApiClient } from '../../shared/operation';
 import type { Trigger } from '../../shared/triggers/lifecycle';
 import { numericSettings, refusalMessage } from '../../shared/triggers/lifecycle';
@@ -37,11 +38,9 @@ export function lookbackOption(displayOptions: INodeProperties['displayOptions']
 	};
 }
 
-/** What a poll keeps in the node's static data, and when it was written. */
+/** What a poll keeps in the node's static data: a cursor per list, Text Status Changed's messages, Credit Low's state. */
 interface PollState {
-	/** A cursor per list read for new records. */
 	cursors: Record<string, PollCursor>;
-	/** Text Status Changed: the messages of its window, for this customer. */
 	texts?: { customer: string; messages: TextState };
 	credit?: CreditState;
 	at: number;
@@ -142,14 +141,7 @@ export async function pollEvents(context: IPollFunctions, trigger: Trigger, sett
 	return items.length ? [items] : null;
 }
 
-async function newRecordItems(
-	context: IPollFunctions,
-	client: ApiClient,
-	customer: string,
-	events: NewRecordEvent[],
-	records: IDataObject[],
-	filters: IDataObject,
-): Promise<INodeExecutionData[]> {
+async function newRecordItems(context: IPollFunctions, client: ApiClient, customer: string, events: NewRecordEvent[], records: IDataObject[], filters: IDataObject): Promise<INodeExecutionData[]> {
 	const items: INodeExecutionData[] = [];
 	for (const record of records) {
 		for (const event of events.filter((candidate) => candidate.matches(record, filters))) {
@@ -166,7 +158,7 @@ function pollFailure(context: IPollFunctions, trigger: Trigger, error: Error, fi
 		const refusal = trigger.recordRefusal(status, error.message, fingerprint, true);
 		return new NodeApiError(context.getNode(), {}, { message: refusalMessage(hostedPbxApi.label, refusal), description: REFUSED_DESCRIPTION, failure: { cause: 'credential-invalid' } });
 	}
-	return error instanceof NodeApiError || error instanceof NodeOperationError ? error : new NodeOperationError(context.getNode(), error);
+	return asNodeError(context.getNode(), error);
 }
 
 /** A test run: the newest record of each polled event within 30 days (the current balance for Credit Low), so that fields can be mapped. */
@@ -187,9 +179,8 @@ export async function newestRecords(context: IPollFunctions, settings: PollSetti
 	}
 	if (settings.events.some((event) => event.kind === 'creditLow')) items.push({ json: creditItem(await readCredit(client, settings.customer), threshold, now) });
 	if (items.length === 0) {
-		throw new NodeOperationError(context.getNode(), `No ${settings.events.map((event) => event.value).join(' or ')} record in the last 30 days to show as a test event`, {
-			description: 'Make a test call, send a test SMS or make a recording, then try again.',
-		});
+		const description = 'Make a test call, send a test SMS or make a recording, then try again.';
+		throw new NodeOperationError(context.getNode(), `No ${settings.events.map((event) => event.value).join(' or ')} record in the last 30 days to show as a test event`, { description });
 	}
 	return items;
 }

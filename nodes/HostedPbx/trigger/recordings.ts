@@ -7,12 +7,7 @@ import { customerPath } from '../fields';
 import { pbxRecords } from '../records';
 import { withParties } from './events';
 
-/**
- * New Recording's extras, each off by default because each costs: Include Call Details reads the
- * call history around the recording's start (the history has no call id filter): one request per
- * recording; Download Audio fetches the WAV (one request, and binary storage). A failed extra keeps
- * the event and says why in the item, never drops it.
- */
+/** New Recording's extras, off by default as each costs a request per recording; a failed extra is said in the item, never drops it. */
 
 const show = { show: { '/events': ['newRecording'] } };
 

@@ -6,14 +6,9 @@ import { EVENTS, isLive, recoveredItem } from './events';
 import { recordsAfter } from './history';
 
 /**
- * Events the live stream missed, read back from the history. The stream has no replay: while it
- * was down (a drop, a stall, a restart of n8n, a refused credential) its events are gone. Two of
- * its three kinds leave a record: an incoming call is a call record (direction IN) and a received
- * SMS an SMS message (direction IN). An SMS delivery receipt leaves none the contract shows (the
- * outgoing message's deliveryStatus says that a receipt came, not when), so it cannot be recovered.
- *
- * What arrived live is remembered (number and time, for an hour), so a record of an event that did
- * arrive is never emitted again; what was recovered is remembered by record id.
+ * Events the live stream missed (it has no replay), read back from the history: an incoming call is an IN
+ * call record, a received SMS an IN message; a delivery receipt leaves no record with its time. What arrived
+ * live is remembered (number and time, for an hour) and what was recovered by id, so nothing comes twice.
  */
 
 /** A live event and its record are the same call or message if their numbers match and their times are this close. */
@@ -30,17 +25,16 @@ const REMEMBER_IDS = 2000;
 /** The live events whose history record can stand in for them. */
 const RECOVERABLE = new Set(EVENTS.filter((event) => isLive(event) && event.recoveredFrom).map((event) => event.value));
 
-/** What the trigger keeps in workflow static data for recovery. */
+/** What the trigger keeps in workflow static data for recovery (times in epoch ms). */
 export interface RecoveryState {
-	/** When the stream last received anything (epoch ms), kept across restarts. */
+	/** When the stream last received anything. */
 	lastSeenAt?: number;
-	/** When a user last published the workflow (epoch ms): nothing older is read back. */
+	/** When a user last published the workflow: nothing older is read back. */
 	listeningSince?: number;
-	/** Live events of the last hour: the times they arrived, by kind and the number that identifies them (`incomingcall|447700900123`). */
+	/** Arrival times of the last hour's live events by kind and number (`incomingcall|447700900123`). */
 	live?: Record<string, number[]>;
 	/** How many numbers `live` holds (counted, not recounted per event). */
 	liveNumbers?: number;
-	/** Ids of records already recovered. */
 	recovered?: string[];
 }
 
@@ -48,22 +42,15 @@ function digits(value: unknown): string {
 	return String(value ?? '').replace(/\D/g, '');
 }
 
-/**
- * Remembers a live event, so its record is not recovered later. Constant work per event and
- * bounded memory: a few times per number, a bounded number of numbers (an object keeps its keys in
- * insertion order, so the first key is the one heard from longest ago).
- */
+/** Remembers a live event, so its record is not recovered: constant work, bounded memory (keys in insertion order, oldest first). */
 export function rememberLive(state: RecoveryState, item: IDataObject, at: number): void {
 	const kind = String(item.event);
 	if (!RECOVERABLE.has(kind)) return;
 	const key = `${kind}|${digits(kind === 'incomingcall' ? item.callerIdNumber : item.from)}`;
 	const live = (state.live ??= {});
 	const times = live[key];
-	if (times) {
-		delete live[key];
-	} else {
-		state.liveNumbers = (state.liveNumbers ?? 0) + 1;
-	}
+	if (times) delete live[key];
+	else state.liveNumbers = (state.liveNumbers ?? 0) + 1;
 	const kept = times ?? [];
 	kept.push(at);
 	while (kept.length > TIMES_PER_NUMBER || at - kept[0] > REMEMBER_LIVE_MS) kept.shift();
@@ -76,11 +63,7 @@ export function rememberLive(state: RecoveryState, item: IDataObject, at: number
 	}
 }
 
-/**
- * Whether a record is the record of an event that arrived live: a live event of its kind and number
- * close enough in time, not already taken by another record of this read-back (a caller who rings
- * twice, once live and once in the gap, is two records and one live event).
- */
+/** Whether a record stands for a live event of its kind and number close in time, not taken by another record of this read-back. */
 function arrivedLive(live: Map<string, number[]>, kind: string, number: string, created: number): boolean {
 	const times = live.get(`${kind}|${number}`);
 	const match = times?.findIndex((at) => Math.abs(at - created) <= SAME_EVENT_WINDOW_MS) ?? -1;
@@ -89,21 +72,10 @@ function arrivedLive(live: Map<string, number[]>, kind: string, number: string, 
 	return true;
 }
 
-/**
- * The events of the selected kinds that the stream missed between `since` and `until`, oldest
- * first, each once; `state` remembers them.
- */
-export async function recoverGap(
-	client: ApiClient,
-	customer: string,
-	events: string[],
-	state: RecoveryState,
-	since: number,
-	until: number,
-): Promise<IDataObject[]> {
-	// A record a little older than the gap may be one the stream missed (times differ by a few
-	// seconds), or the record of a live event, which it must use up. Nothing from before the user
-	// published the workflow is emitted (the time it was off is no gap); timestamps may have whole seconds only.
+/** The chosen events the stream missed between `since` and `until`, oldest first, each once; `state` remembers them. */
+export async function recoverGap(client: ApiClient, customer: string, events: string[], state: RecoveryState, since: number, until: number): Promise<IDataObject[]> {
+	// A little before the gap: a missed event's record, or a live event's, which it must use up. Nothing from
+	// before the user published the workflow is emitted; timestamps may have whole seconds only.
 	const from = Math.max(since, until - MAX_GAP_MS) - SAME_EVENT_WINDOW_MS;
 	const published = Math.floor((state.listeningSince ?? 0) / 1000) * 1000;
 	// Copied: matches are used up within this read-back only.
@@ -124,8 +96,5 @@ export async function recoverGap(
 			found.push([created, recoveredItem(kind, record)]);
 		}
 	}
-	return found
-		.sort(([a], [b]) => a - b)
-		.slice(0, MAX_RECOVERED)
-		.map(([, event]) => event);
+	return found.sort(([a], [b]) => a - b).slice(0, MAX_RECOVERED).map(([, event]) => event);
 }

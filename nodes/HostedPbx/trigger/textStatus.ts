@@ -3,12 +3,9 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { createdAt } from '../records';
 
 /**
- * Text Status Changed: the platform pushes a delivery receipt with no values (which message,
- * which outcome?), so outgoing messages are read back instead. Each poll re-reads the messages
- * of a window (the SMS list takes no filters) and compares their statuses with what it knew: a
- * message is emitted once when it fails to send or its delivery status becomes final, and once as
- * "no final status" if it leaves the window without one. What it knows is one small entry per
- * message of the window.
+ * Text Status Changed: the pushed delivery receipt names no message, so each poll re-reads a window of sent
+ * messages and emits each once when it fails or its status turns final, or as "no final status" when it
+ * leaves the window without one.
  */
 
 export const OUTCOMES = {
@@ -81,10 +78,7 @@ export function textStatusItem(record: IDataObject, outcome: Outcome): IDataObje
 	};
 }
 
-/**
- * One poll's changes: `read` holds the outgoing messages created since `now - windowMs` (and maybe
- * older ones). On the first poll (`known` undefined) nothing is emitted: what is final is history.
- */
+/** One poll's changes in the messages of the window; the first poll (`known` undefined) emits nothing: what is final is history. */
 export function textChanges(known: TextState | undefined, read: IDataObject[], windowMs: number, now: number, chosen: string[]) {
 	const state: TextState = { ...(known ?? {}) };
 	const items: IDataObject[] = [];
