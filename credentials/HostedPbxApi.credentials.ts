@@ -1,6 +1,6 @@
 import type { ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 
-import { authorizationWith, baseUrlField, basicAuthorization, maxRateLimitWaitField, timeoutField } from './connectionFields';
+import { authorizationWith, baseUrlField, basicAuthorization, maxRateLimitWaitField, requiredField, timeoutField } from './connectionFields';
 
 /** Tested by the nodes' `testedBy` (nodes/shared/transport/credentialTest.ts), which names each mistake. */
 export class HostedPbxApi implements ICredentialType {
@@ -13,26 +13,9 @@ export class HostedPbxApi implements ICredentialType {
 	documentationUrl = 'https://github.com/telephony-platform/n8n-nodes-telephony-platform/blob/main/docs/hosted-pbx.md';
 
 	properties: INodeProperties[] = [
-		baseUrlField(
-			'e.g. https://pbx.example.com/api/v1',
-			'Address of the Hosted PBX API including the version segment /api/v1.',
-		),
-		{
-			displayName: 'Username',
-			name: 'username',
-			type: 'string',
-			required: true,
-			default: '',
-			description: 'The portal login of an extension user, a company admin or a reseller. A dedicated API user is best.',
-		},
-		{
-			displayName: 'Password',
-			name: 'password',
-			type: 'string',
-			typeOptions: { password: true },
-			required: true,
-			default: '',
-		},
+		baseUrlField('e.g. https://pbx.example.com/api/v1', 'Address of the Hosted PBX API including the version segment /api/v1.'),
+		requiredField('Username', 'username', { description: 'The portal login of an extension user, a company admin or a reseller. A dedicated API user is best.' }),
+		requiredField('Password', 'password', { typeOptions: { password: true } }),
 		maxRateLimitWaitField,
 		timeoutField,
 	];

@@ -1,6 +1,6 @@
 import type { ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 
-import { authorizationWith, baseUrlField, bearerAuthorization, maxRateLimitWaitField, timeoutField } from './connectionFields';
+import { authorizationWith, baseUrlField, bearerAuthorization, maxRateLimitWaitField, requiredField, timeoutField } from './connectionFields';
 
 /** Tested by the nodes' `testedBy` (nodes/shared/transport/credentialTest.ts), which names each mistake. */
 export class PlatformApiKeyApi implements ICredentialType {
@@ -9,27 +9,16 @@ export class PlatformApiKeyApi implements ICredentialType {
 	// One key for both services; the type's name (platformApiKeyApi) is unchanged, so saved credentials still apply.
 	displayName = 'Voice Agent and Conversation Intelligence API';
 
-	icon: Icon = {
-		light: 'file:../nodes/VoiceAgent/voiceAgent.svg',
-		dark: 'file:../nodes/VoiceAgent/voiceAgent.dark.svg',
-	};
+	icon: Icon = { light: 'file:../nodes/VoiceAgent/voiceAgent.svg', dark: 'file:../nodes/VoiceAgent/voiceAgent.dark.svg' };
 
 	documentationUrl = 'https://github.com/telephony-platform/n8n-nodes-telephony-platform/blob/main/docs/voice-agent.md';
 
 	properties: INodeProperties[] = [
-		baseUrlField(
-			'e.g. https://api.example.com',
-			'Address of the platform services, without the service path (the nodes add /convai/v1 and /intelligence/v1).',
-		),
-		{
-			displayName: 'API Key',
-			name: 'apiKey',
-			type: 'string',
+		baseUrlField('e.g. https://api.example.com', 'Address of the platform services, without the service path (the nodes add /convai/v1 and /intelligence/v1).'),
+		requiredField('API Key', 'apiKey', {
 			typeOptions: { password: true },
-			required: true,
-			default: '',
 			description: 'A key from the customer portal: a fixed prefix followed by 48 hexadecimal characters. Give it the scopes the nodes need (convai:read, convai:write, convai:delete, intelligence:read, intelligence:write).',
-		},
+		}),
 		maxRateLimitWaitField,
 		timeoutField,
 	];

@@ -1,16 +1,13 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
+/** A required text field of a credential; `{ typeOptions: { password: true } }` for a secret. */
+export function requiredField(displayName: string, name: string, extra: Partial<INodeProperties> = {}): INodeProperties {
+	return { displayName, name, type: 'string', required: true, default: '', ...extra };
+}
+
 /** Fields every credential of this package shares: where the API lives and how long to wait out a rate limit. */
 export function baseUrlField(placeholder: string, description: string): INodeProperties {
-	return {
-		displayName: 'Base URL',
-		name: 'baseUrl',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder,
-		description: `${description} Trailing slashes are ignored.`,
-	};
+	return requiredField('Base URL', 'baseUrl', { placeholder, description: `${description} Trailing slashes are ignored.` });
 }
 
 export const maxRateLimitWaitField: INodeProperties = {
