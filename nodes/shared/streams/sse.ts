@@ -69,13 +69,8 @@ export class SseParser {
 			if (byte !== LF && byte !== CR) continue;
 			this.take(chunk.subarray(start, i));
 			this.endLine();
-			if (byte === CR) {
-				if (i + 1 < chunk.length) {
-					if (chunk[i + 1] === LF) i++;
-				} else {
-					this.afterCr = true;
-				}
-			}
+			if (byte === CR && i + 1 === chunk.length) this.afterCr = true;
+			else if (byte === CR && chunk[i + 1] === LF) i++;
 			start = i + 1;
 		}
 		if (start < chunk.length) this.take(chunk.subarray(start));
@@ -140,25 +135,12 @@ export class SseParser {
 		const field = colon < 0 ? line : line.slice(0, colon);
 		let value = colon < 0 ? '' : line.slice(colon + 1);
 		if (value.charCodeAt(0) === 0x20) value = value.slice(1);
-		switch (field) {
-			case 'event':
-				this.eventType = value;
-				break;
-			case 'data':
-				this.appendData(value);
-				break;
-			case 'id':
-				if (!value.includes('\u0000')) {
-					this.idBuffer = value;
-					this.eventId = value || undefined;
-				}
-				break;
-			case 'retry':
-				if (/^[0-9]+$/.test(value)) this.options.onRetry?.(Number(value));
-				break;
-			default:
-				break;
-		}
+		if (field === 'event') this.eventType = value;
+		else if (field === 'data') this.appendData(value);
+		else if (field === 'id' && !value.includes('\u0000')) {
+			this.idBuffer = value;
+			this.eventId = value || undefined;
+		} else if (field === 'retry' && /^[0-9]+$/.test(value)) this.options.onRetry?.(Number(value));
 	}
 
 	private appendData(value: string): void {
