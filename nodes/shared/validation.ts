@@ -143,9 +143,7 @@ export function required(field: string, value: unknown, rule = 'it is required')
 export function maxLength(field: string, value: unknown, max: number): Check {
 	if (isBlank(value)) return undefined;
 	const length = String(value).length;
-	return length > max
-		? { field, problem: `it is ${length} characters long`, rule: `at most ${max} characters` }
-		: undefined;
+	return length > max ? { field, problem: `it is ${length} characters long`, rule: `at most ${max} characters` } : undefined;
 }
 
 export function integerInRange(field: string, value: unknown, min: number, max?: number): Check {
@@ -153,17 +151,12 @@ export function integerInRange(field: string, value: unknown, min: number, max?:
 	const number = Number(value);
 	const rule = max === undefined ? `a whole number of at least ${min}` : `a whole number from ${min} to ${max}`;
 	if (!Number.isInteger(number)) return { field, problem: `${describeValue(value)} is not a whole number`, rule };
-	if (number < min || (max !== undefined && number > max)) {
-		return { field, problem: `${number} is out of range`, rule };
-	}
-	return undefined;
+	return number < min || (max !== undefined && number > max) ? { field, problem: `${number} is out of range`, rule } : undefined;
 }
 
 export function oneOf(field: string, value: unknown, allowed: readonly string[]): Check {
-	if (isBlank(value)) return undefined;
-	return allowed.includes(String(value))
-		? undefined
-		: { field, problem: `${describeValue(value)} is not allowed`, rule: `one of ${allowed.join(', ')}` };
+	if (isBlank(value) || allowed.includes(String(value))) return undefined;
+	return { field, problem: `${describeValue(value)} is not allowed`, rule: `one of ${allowed.join(', ')}` };
 }
 
 export function matches(field: string, value: unknown, pattern: RegExp, rule: string): Check {
@@ -195,16 +188,10 @@ export function trunkPrefixIssue(field: string, value: unknown): Check {
 /** A phone number as people type it: digits, an optional leading +, spaces, dashes, dots or brackets. */
 export function phoneNumber(field: string, value: unknown): Check {
 	if (isBlank(value)) return undefined;
-	return (
-		trunkPrefixIssue(field, value) ??
-		(/^\+?\d{3,15}$/.test(phoneDigits(value))
-			? undefined
-			: {
-					field,
-					problem: `${describeValue(value)} is not a phone number`,
-					rule: 'digits with an optional leading +, 3 to 15 digits (spaces, dashes and brackets are ignored; a national (0) right after the country code is dropped)',
-				})
-	);
+	const trunk = trunkPrefixIssue(field, value);
+	if (trunk || /^\+?\d{3,15}$/.test(phoneDigits(value))) return trunk;
+	const rule = 'digits with an optional leading +, 3 to 15 digits (spaces, dashes and brackets are ignored; a national (0) right after the country code is dropped)';
+	return { field, problem: `${describeValue(value)} is not a phone number`, rule };
 }
 
 /** A number in national form: a trunk 0, then the rest (07700 900123); which country it belongs to cannot be told. */

@@ -77,13 +77,9 @@ export function plainError(node: INode, message: string, description: string | u
 }
 
 export function timeoutError(node: INode, label: string, hostPort: string, where: string, timeoutMs: number, itemIndex?: number): NodeApiError {
-	const error = plainError(
-		node,
-		`The ${label} at ${hostPort} did not answer ${where} within ${timeoutMs / 1000} s (timed out)`,
-		"Nothing more was read. The request may or may not have been carried out: check before repeating a change. Check that the Base URL's host and port are the service's, and that nothing between n8n and it holds the connection; the credential's Timeout (Seconds) sets the limit.",
-		{ cause: 'temporarily-unavailable' },
-		itemIndex,
-	);
+	const message = `The ${label} at ${hostPort} did not answer ${where} within ${timeoutMs / 1000} s (timed out)`;
+	const description = "Nothing more was read. The request may or may not have been carried out: check before repeating a change. Check that the Base URL's host and port are the service's, and that nothing between n8n and it holds the connection; the credential's Timeout (Seconds) sets the limit.";
+	const error = plainError(node, message, description, { cause: 'temporarily-unavailable' }, itemIndex);
 	error.context.code = TIMED_OUT;
 	return error;
 }
@@ -139,10 +135,8 @@ export function networkFailure(error: unknown): { reason: string; check: string;
 	const chain = [error, (error as { cause?: unknown } | undefined)?.cause] as Array<{ code?: unknown; message?: unknown } | undefined>;
 	const code = chain.map((err) => err?.code).find((found): found is string => typeof found === 'string' && found !== '');
 	const wrongVersion = chain.some((err) => /wrong version number|packet length too long/i.test(String(err?.message ?? '')));
-	const [reason, check] = NETWORK_FAILURES[wrongVersion ? 'WRONG_VERSION' : (code ?? '')] ?? [
-		'a network error occurred',
-		'Check the Base URL, and that the service is reachable from the machine n8n runs on',
-	];
+	const unknown = ['a network error occurred', 'Check the Base URL, and that the service is reachable from the machine n8n runs on'];
+	const [reason, check] = NETWORK_FAILURES[wrongVersion ? 'WRONG_VERSION' : (code ?? '')] ?? unknown;
 	// A certificate or a scheme is fixed by someone; waiting does not help.
 	const tls = wrongVersion || /CERT|SSL|TLS|EPROTO|UNABLE_TO/.test(code ?? '');
 	return { reason, check, code, failure: { cause: tls ? 'configuration-invalid' : 'temporarily-unavailable' } };
@@ -151,12 +145,6 @@ export function networkFailure(error: unknown): { reason: string; check: string;
 export function networkError(node: INode, label: string, hostPort: string, where: string, error: unknown, forms: SecretForms, itemIndex?: number): NodeApiError {
 	const { reason, check, code, failure } = networkFailure(error);
 	const detail = truncate(redact(String((error as Error | undefined)?.message ?? error).slice(0, 4096), forms), 200);
-	return plainError(
-		node,
-		redact(`Could not reach the ${label} at ${hostPort} for ${where}: ${reason}`, forms),
-		redact(`${check}. Code: ${code ?? detail}`, forms),
-		failure,
-		itemIndex,
-		{ networkError: code ?? 'unknown' },
-	);
+	const message = redact(`Could not reach the ${label} at ${hostPort} for ${where}: ${reason}`, forms);
+	return plainError(node, message, redact(`${check}. Code: ${code ?? detail}`, forms), failure, itemIndex, { networkError: code ?? 'unknown' });
 }
