@@ -1,13 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-import type {
-	IDataObject,
-	IHookFunctions,
-	INodeType,
-	INodeTypeDescription,
-	IWebhookFunctions,
-	IWebhookResponseData,
-} from 'n8n-workflow';
+import type { IDataObject, IHookFunctions, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeApiError, NodeConnectionTypes, NodeOperationError, jsonParse } from 'n8n-workflow';
 
 import { platformApi, platformApiRedacting } from '../shared/apis';
@@ -19,15 +12,7 @@ import { DEFAULT_REMEMBER_IDS, DEFAULT_REMEMBER_MINUTES, forgetUnlessAcknowledge
 import { createClient } from '../shared/transport/client';
 import { platformCredentialTest } from '../shared/transport/credentialTest';
 import { deliveryItem, isDelivery } from './trigger/events';
-import {
-	DEFAULT_TIMEOUT_MS,
-	MAX_TIMEOUT_MS,
-	WEBHOOKS_PATH,
-	findWebhookInScope,
-	scopeLabel,
-	webhookPath,
-	webhookRecord,
-} from './webhooks';
+import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, WEBHOOKS_PATH, findWebhookInScope, scopeLabel, webhookPath, webhookRecord } from './webhooks';
 
 /** The header that carries this trigger's secret; the service sends it verbatim with every delivery. */
 export const DELIVERY_HEADER = 'x-n8n-webhook-secret';
@@ -94,9 +79,7 @@ function settings(context: IHookFunctions | IWebhookFunctions) {
 
 /** The configured override for "With Values Set Here", checked at activation so a typo fails early. */
 function configOverride(context: IHookFunctions | IWebhookFunctions): IDataObject | undefined {
-	if (context.getNodeParameter('event') !== 'conversation.initiating' || context.getNodeParameter('responseMode', '') !== 'withValues') {
-		return undefined;
-	}
+	if (context.getNodeParameter('event') !== 'conversation.initiating' || context.getNodeParameter('responseMode', '') !== 'withValues') return undefined;
 	const value = context.getNodeParameter('configOverride', '{}');
 	const parsed = typeof value === 'string' ? jsonParse<unknown>(value || '{}', { fallbackValue: null }) : value;
 	// The contract: `conversation_config_override` is an object.
@@ -277,13 +260,7 @@ export class VoiceAgentTrigger implements INodeType {
 				// A failure answer may echo the request, the secret header among it.
 				const client = createClient(this, platformApiRedacting([secret]));
 				configOverride(this);
-				const body = compact({
-					event_type: event,
-					url,
-					agent_id: agentId,
-					request_headers: { [DELIVERY_HEADER]: secret },
-					timeout_ms: timeoutMs,
-				});
+				const body = compact({ event_type: event, url, agent_id: agentId, request_headers: { [DELIVERY_HEADER]: secret }, timeout_ms: timeoutMs });
 				const register = async (): Promise<boolean> => {
 					const record = webhookRecord((await client.request({ method: 'POST', path: WEBHOOKS_PATH, body })).body);
 					if (!record.id) throw new NodeOperationError(this.getNode(), 'The service created the webhook but did not return its ID');
