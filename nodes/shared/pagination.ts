@@ -107,11 +107,6 @@ export function isReturnAllCap(error: unknown): boolean {
 	return code === RETURN_ALL_CAP || context?.code === RETURN_ALL_CAP;
 }
 
-/** Requests needed for N records at the given page size (for docs and benchmarks). */
-export function pagesNeeded(records: number, pageSize: number): number {
-	return Math.max(1, Math.ceil(records / pageSize));
-}
-
 /** What names a PBX record: its `uri` (every representation has one), else its `id`. */
 function identityOf(record: IDataObject): string | undefined {
 	if (!record || typeof record !== 'object') return undefined;

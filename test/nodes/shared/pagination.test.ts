@@ -7,10 +7,12 @@ import {
 	OFFSET_PAGE_SIZE,
 	PBX_MAX_PAGE_SIZE,
 	collectList,
-	pagesNeeded,
 	recordsOf,
 } from '../../../nodes/shared/pagination';
 import { scripted } from '../../harness/scriptedClient';
+
+/** Requests needed for N records at the given page size. */
+const pagesNeeded = (records: number, pageSize: number) => Math.max(1, Math.ceil(records / pageSize));
 
 const NODE: INode = { id: 'n', name: 'Node', type: 'test', typeVersion: 1, position: [0, 0], parameters: {} };
 
