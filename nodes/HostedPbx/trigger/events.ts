@@ -63,22 +63,8 @@ export const EVENTS: PbxEvent[] = [
 		query: (filters) => (['in', 'out'].includes(String(filters.direction)) ? { direction: filters.direction } : {}),
 		matches: callRecordMatches,
 	},
-	{
-		value: 'creditLow',
-		name: 'Credit Low (Polled)',
-		action: 'On credit low',
-		description: 'Polled: the balance fell below the threshold you set (once, until it rises above it again)',
-		source: 'creditstatus',
-		kind: 'creditLow',
-	},
-	{
-		value: 'incomingcall',
-		name: 'Incoming Call (Live)',
-		action: 'On incoming call ringing',
-		description: 'Live: a call is ringing: caller number and name, endpoint',
-		source: 'stream',
-		recoveredFrom: 'calls',
-	},
+	{ value: 'creditLow', name: 'Credit Low (Polled)', action: 'On credit low', description: 'Polled: the balance fell below the threshold you set (once, until it rises above it again)', source: 'creditstatus', kind: 'creditLow' },
+	{ value: 'incomingcall', name: 'Incoming Call (Live)', action: 'On incoming call ringing', description: 'Live: a call is ringing: caller number and name, endpoint', source: 'stream', recoveredFrom: 'calls' },
 	{
 		value: 'missedCall',
 		name: 'Missed Call (Polled)',
@@ -99,21 +85,8 @@ export const EVENTS: PbxEvent[] = [
 		query: () => ({}),
 		matches: () => true,
 	},
-	{
-		value: 'smsdelivered',
-		name: 'SMS Delivery Receipt (Live, No Details)',
-		action: 'On SMS delivery receipt',
-		description: 'Live: a delivery receipt for a sent SMS arrived (it carries no values)',
-		source: 'stream',
-	},
-	{
-		value: 'smsreceived',
-		name: 'SMS Received (Live, Excerpt)',
-		action: 'On SMS received instantly',
-		description: 'Live: an SMS arrived: from, to and an excerpt',
-		source: 'stream',
-		recoveredFrom: 'sms',
-	},
+	{ value: 'smsdelivered', name: 'SMS Delivery Receipt (Live, No Details)', action: 'On SMS delivery receipt', description: 'Live: a delivery receipt for a sent SMS arrived (it carries no values)', source: 'stream' },
+	{ value: 'smsreceived', name: 'SMS Received (Live, Excerpt)', action: 'On SMS received instantly', description: 'Live: an SMS arrived: from, to and an excerpt', source: 'stream', recoveredFrom: 'sms' },
 	{
 		value: 'inboundSms',
 		name: 'SMS Received (Polled, Full Text)',
@@ -124,14 +97,7 @@ export const EVENTS: PbxEvent[] = [
 		query: () => ({}),
 		matches: (record) => record.direction === 'IN',
 	},
-	{
-		value: 'textStatus',
-		name: 'Text Status Changed (Polled)',
-		action: 'On text failed or delivered',
-		description: 'Polled: a sent SMS failed, was rejected or delivered, or had no final status in time',
-		source: 'sms',
-		kind: 'textStatus',
-	},
+	{ value: 'textStatus', name: 'Text Status Changed (Polled)', action: 'On text failed or delivered', description: 'Polled: a sent SMS failed, was rejected or delivered, or had no final status in time', source: 'sms', kind: 'textStatus' },
 ];
 
 export const isLive = (event: PbxEvent): event is LiveEvent => event.source === 'stream';
