@@ -31,11 +31,7 @@ export function sessionEventItem(event: IDataObject, streamId: string): IDataObj
 	return item;
 }
 
-export interface SessionEventFilters {
-	eventTypes: string[];
-	operatorNames: string[];
-	includeInterim: boolean;
-}
+export interface SessionEventFilters { eventTypes: string[]; operatorNames: string[]; includeInterim: boolean }
 
 export function sessionEventMatches(event: IDataObject, filters: SessionEventFilters): boolean {
 	const type = String(event.event_type ?? '');

@@ -21,11 +21,7 @@ export const DELIVERY_HEADER = 'x-n8n-webhook-secret';
 const GENERATED_SECRET = /^[0-9a-f]{64}$/;
 
 /** The webhook's id and only a hash of its secret; `secret` is how versions before 0.2 kept it, hashed at the next activation. */
-interface Registration {
-	webhookId?: string;
-	secretHash?: string;
-	secret?: string;
-}
+interface Registration { webhookId?: string; secretHash?: string; secret?: string }
 
 export function secretHash(secret: string): string {
 	return createHash('sha256').update(secret).digest('hex');

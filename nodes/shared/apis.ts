@@ -71,11 +71,7 @@ export const hostedPbxApi: ApiDefinition = {
 
 const E911_RETRYABLE = new Set(['e911.retry', 'e911.upstream', 'e911.upstream_unavailable']);
 
-export interface E911Error {
-	code?: string;
-	field?: string | null;
-	message?: string;
-}
+export interface E911Error { code?: string; field?: string | null; message?: string }
 
 /** The first error of an e911 refusal body (`{success: false, errors: [{code, field, message}], data}`). */
 export function e911ErrorOf(body: unknown): E911Error | undefined {

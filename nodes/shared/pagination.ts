@@ -16,10 +16,7 @@ const FULL_COMPARE_RECORDS = 1_000;
 
 export type RecordExtractor = (response: ApiResponse) => IDataObject[];
 
-interface PbxList {
-	items?: IDataObject[];
-	nextPage?: string;
-}
+interface PbxList { items?: IDataObject[]; nextPage?: string }
 
 const LIST_KEYS = ['data', 'items', 'records', 'results', 'rows', 'cdrs'];
 
@@ -45,10 +42,7 @@ export function findRecords(body: unknown, depth = 0): IDataObject[] | undefined
 }
 
 /** Where paging errors are reported: the node and input item they belong to. */
-export interface PagingScope {
-	node: INode;
-	itemIndex?: number;
-}
+export interface PagingScope { node: INode; itemIndex?: number }
 
 /** An error of the node's own (with a node to name) or a plain one with a description, which the executor and n8n wrap. */
 export function pagingError(scope: PagingScope | undefined, message: string, description: string): Error {

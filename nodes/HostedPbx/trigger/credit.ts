@@ -18,10 +18,7 @@ export const creditThresholdField: INodeProperties = {
 };
 
 /** What Credit Low remembers: whether the balance was below the threshold at the last poll (a changed threshold starts afresh). */
-export interface CreditState {
-	low: boolean;
-	threshold: number;
-}
+export interface CreditState { low: boolean; threshold: number }
 
 export async function readCredit(client: ApiClient, customer: string): Promise<IDataObject> {
 	return pbxRecord(await client.request({ method: 'GET', ...customerPath({ customerId: customer }, '/creditstatus') }), 'Read the credit status');

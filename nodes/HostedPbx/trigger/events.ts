@@ -35,10 +35,7 @@ export interface NewRecordEvent extends EventBase {
 }
 
 /** A change seen in records the platform keeps but does not push: a text's status, the credit balance. */
-export interface ChangeEvent extends EventBase {
-	source: 'sms' | 'creditstatus';
-	kind: 'textStatus' | 'creditLow';
-}
+export interface ChangeEvent extends EventBase { source: 'sms' | 'creditstatus'; kind: 'textStatus' | 'creditLow' }
 
 export type PolledEvent = NewRecordEvent | ChangeEvent;
 export type PbxEvent = LiveEvent | PolledEvent;

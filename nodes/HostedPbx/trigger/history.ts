@@ -166,10 +166,7 @@ function oldest(records: IDataObject[]): number {
 	return earliest;
 }
 
-export interface PollResult {
-	fresh: IDataObject[];
-	cursor: PollCursor;
-}
+export interface PollResult { fresh: IDataObject[]; cursor: PollCursor }
 
 /** Where a poll reads from: the look-back window before the newest record seen, or before now for a first poll. */
 export function cursorFloor(cursor: PollCursor | undefined, lookbackMs: number, now: number): number {

@@ -3,11 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { isRecord } from '../../shared/responseShape';
 import { clock } from '../../shared/timers';
 
-interface TranscriptTurn {
-	role?: string;
-	message?: string;
-	time_in_call_secs?: number;
-}
+interface TranscriptTurn { role?: string; message?: string; time_in_call_secs?: number }
 
 /** Beyond this many seconds from 1970 a JavaScript date does not exist (±100,000,000 days). */
 const LAST_SECOND = 8.64e12;

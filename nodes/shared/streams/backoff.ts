@@ -1,9 +1,5 @@
 /** Capped, jittered backoff: retry n waits between half and all of min(max, base·2^n), so clients do not return in step. */
-export interface BackoffOptions {
-	baseMs: number;
-	maxMs: number;
-	random?: () => number;
-}
+export interface BackoffOptions { baseMs: number; maxMs: number; random?: () => number }
 
 export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 1000, maxMs: 60_000 };
 

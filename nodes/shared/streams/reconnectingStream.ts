@@ -22,10 +22,7 @@ export type Attempt =
 export type FirstOutcome = { kind: 'connected' } | Exclude<Attempt, { kind: 'open' }>;
 
 /** Decodes one connection's bytes; `end()` when the connection is over (not when the stream is stopped). */
-export interface Framing {
-	push(chunk: Uint8Array): void;
-	end(): void;
-}
+export interface Framing { push(chunk: Uint8Array): void; end(): void }
 
 export interface ReconnectingStreamOptions {
 	/** Opens one connection (fetching a fresh token first, where the source needs one); aborting `signal` closes it. */
@@ -49,11 +46,7 @@ export interface ReconnectingStreamOptions {
 export const MIN_RATE_LIMIT_PAUSE_MS = 1000;
 export const LONGEST_RATE_LIMIT_PAUSE_MS = 15 * 60_000;
 
-interface Result {
-	outcome: FirstOutcome;
-	connected?: boolean;
-	progressed?: boolean;
-}
+interface Result { outcome: FirstOutcome; connected?: boolean; progressed?: boolean }
 
 export class ReconnectingStream {
 	private stopped = false;

@@ -5,11 +5,7 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { clock } from '../timers';
 
 /** A credential's request budget as its last answer gave it (`X-RateLimit-*`): polls pause below a tenth, leaving the rest to action nodes. */
-export interface RateBudget {
-	limit: number;
-	remaining: number;
-	resetAt: number;
-}
+export interface RateBudget { limit: number; remaining: number; resetAt: number }
 
 /** Credentials remembered at most; the oldest is dropped beyond it. */
 const MAX_BUDGETS = 10_000;

@@ -210,11 +210,7 @@ export function numericSettings(node: INode, fields: INodeProperties[], values: 
 }
 
 /** A live trigger's stream as the activation drives it (the reconnecting core, or a stream built on it). */
-export interface LiveStream {
-	readonly firstOutcome: Promise<FirstOutcome>;
-	start(delayMs?: number): void;
-	stop(): Promise<void>;
-}
+export interface LiveStream { readonly firstOutcome: Promise<FirstOutcome>; start(delayMs?: number): void; stop(): Promise<void> }
 
 export interface LiveActivationOptions {
 	label: string;

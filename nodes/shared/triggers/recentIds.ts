@@ -84,9 +84,7 @@ export class RecentIds {
 }
 
 /** The HTTP response n8n answers a webhook delivery with (an Express response: a ServerResponse). */
-export interface WebhookAnswer {
-	writeHead(statusCode: number, ...rest: never[]): unknown;
-}
+export interface WebhookAnswer { writeHead(statusCode: number, ...rest: never[]): unknown }
 
 /**
  * Gives `ids` back to `memory` unless n8n answers the delivery 2xx: n8n 2.x stores the run before it
