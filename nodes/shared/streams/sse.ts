@@ -111,7 +111,7 @@ export class SseParser {
 			this.firstLine = false;
 			return;
 		}
-		const bytes = this.pending.length === 1 ? this.pending[0] : concat(this.pending, this.pendingBytes);
+		const bytes = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending, this.pendingBytes);
 		this.pending = [];
 		this.pendingBytes = 0;
 		let line = this.decoder.decode(bytes);
@@ -173,14 +173,4 @@ export class SseParser {
 		this.dataBytes = 0;
 		this.dataDropped = false;
 	}
-}
-
-function concat(parts: Uint8Array[], total: number): Uint8Array {
-	const out = new Uint8Array(total);
-	let at = 0;
-	for (const part of parts) {
-		out.set(part, at);
-		at += part.length;
-	}
-	return out;
 }
