@@ -4,43 +4,29 @@ export function parseCsv(text: string): string[][] {
 	let row: string[] = [];
 	let field = '';
 	let quoted = false;
-	let i = 0;
-	while (i < text.length) {
+	for (let i = 0; i < text.length; i++) {
 		const char = text[i];
-		if (quoted) {
-			if (char === '"') {
-				if (text[i + 1] === '"') {
-					field += '"';
-					i += 2;
-					continue;
-				}
-				quoted = false;
-			} else {
-				field += char;
-			}
+		if (quoted && char === '"' && text[i + 1] === '"') {
+			field += '"';
 			i++;
-			continue;
-		}
-		if (char === '"' && field === '') {
+		} else if (quoted) {
+			if (char === '"') quoted = false;
+			else field += char;
+		} else if (char === '"' && field === '') {
 			quoted = true;
 		} else if (char === ',') {
 			row.push(field);
 			field = '';
 		} else if (char === '\n' || char === '\r') {
-			row.push(field);
-			rows.push(row);
+			rows.push([...row, field]);
 			row = [];
 			field = '';
 			if (char === '\r' && text[i + 1] === '\n') i++;
 		} else {
 			field += char;
 		}
-		i++;
 	}
-	if (field !== '' || row.length > 0) {
-		row.push(field);
-		rows.push(row);
-	}
+	if (field !== '' || row.length > 0) rows.push([...row, field]);
 	return rows;
 }
 
