@@ -78,13 +78,9 @@ export function flattenForm(body: IDataObject, prefix = ''): Array<[string, stri
 	for (const [key, value] of Object.entries(body)) {
 		const name = prefix ? `${prefix}[${key}]` : key;
 		if (value === undefined) continue;
-		if (Array.isArray(value)) {
-			for (const entry of value) out.push([`${name}[]`, String(entry)]);
-		} else if (value !== null && typeof value === 'object') {
-			out.push(...flattenForm(value as IDataObject, name));
-		} else {
-			out.push([name, value === null ? '' : String(value)]);
-		}
+		if (Array.isArray(value)) for (const entry of value) out.push([`${name}[]`, String(entry)]);
+		else if (value !== null && typeof value === 'object') out.push(...flattenForm(value as IDataObject, name));
+		else out.push([name, value === null ? '' : String(value)]);
 	}
 	return out;
 }
