@@ -57,13 +57,7 @@ export function apiError(node: INode, status: number, failure: ApiFailure, itemI
 	const response: JsonObject = { httpCode: String(status) };
 	if (failure.code) response.code = failure.code;
 	if (failure.field !== undefined) response.field = failure.field;
-	const error = new NodeApiError(node, response, {
-		message: failure.message,
-		description: failure.description ?? '',
-		httpCode: String(status),
-		itemIndex,
-		failure: cause,
-	});
+	const error = new NodeApiError(node, response, { message: failure.message, description: failure.description ?? '', httpCode: String(status), itemIndex, failure: cause });
 	if (failure.code) error.context.code = failure.code;
 	if (failure.field !== undefined) error.context.field = failure.field;
 	return error;

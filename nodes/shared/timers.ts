@@ -71,10 +71,7 @@ export class Watchdog {
 	private readonly stopped = new AbortController();
 	private running = false;
 
-	constructor(
-		private readonly windowMs: number,
-		private readonly onSilence: () => void,
-	) {
+	constructor(private readonly windowMs: number, private readonly onSilence: () => void) {
 		checkWindowMs(windowMs, 'A watchdog window');
 	}
 

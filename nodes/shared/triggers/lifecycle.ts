@@ -236,10 +236,7 @@ export class LiveActivation {
 	private activated = false;
 	private stream?: LiveStream;
 
-	constructor(
-		private readonly context: ITriggerFunctions,
-		private readonly options: LiveActivationOptions,
-	) {
+	constructor(private readonly context: ITriggerFunctions, private readonly options: LiveActivationOptions) {
 		this.manual = context.getMode() === 'manual';
 		this.trigger = triggerOf(context);
 	}

@@ -27,10 +27,7 @@ export class RecentIds {
 	private order: Array<{ key: string; forgetAt: number }> = [];
 	private head = 0;
 
-	constructor(
-		private maxEntries: number,
-		private ttlMs: number,
-	) {}
+	constructor(private maxEntries: number, private ttlMs: number) {}
 
 	get size(): number {
 		return this.seen.size;
