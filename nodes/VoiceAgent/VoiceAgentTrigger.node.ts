@@ -234,11 +234,8 @@ export class VoiceAgentTrigger implements INodeType {
 					// The record's fields are not fixed by the contract: one it leaves out is not a mismatch,
 					// and a null or empty agent_id is the account-wide scope.
 					const scope = record.agent_id === undefined ? agentId : String(record.agent_id ?? '').trim() || undefined;
-					return (
-						(record.url === undefined || record.url === this.getNodeWebhookUrl('default')) &&
-						(record.event_type === undefined || record.event_type === event) &&
-						scope === agentId
-					);
+					const sameUrl = record.url === undefined || record.url === this.getNodeWebhookUrl('default');
+					return sameUrl && (record.event_type === undefined || record.event_type === event) && scope === agentId;
 				} catch (error) {
 					if ((error as NodeApiError).httpCode === '404') {
 						delete registration.webhookId;
