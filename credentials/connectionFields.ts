@@ -40,10 +40,8 @@ export function bearerAuthorization(key: unknown): string {
 }
 
 /**
- * A credential's `authenticate`: sets the Authorization header. A function, not n8n's generic
- * authentication, because n8n 2.40's default expression engine refuses to evaluate a credential's
- * `={{$credentials…}}` for a request a trigger sends after its activation ("No bridge acquired for
- * this context"): a live trigger restarted with n8n could not read back what it missed.
+ * A credential's `authenticate`, setting the Authorization header: n8n 2.40 refuses to evaluate a generic
+ * `={{$credentials…}}` for a trigger's requests after its activation ("No bridge acquired for this context").
  */
 export function authorizationWith(header: (credentials: ICredentialDataDecryptedObject) => string) {
 	return async (credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> => {

@@ -17,11 +17,7 @@ const heartbeat = heartbeatOption({ show: { '/events': LIVE_EVENTS } });
 const batches = batchOptions({ show: { '/events': LIVE_EVENTS } });
 const lookback = lookbackOption({ show: { '/events': ['callRecord', 'inboundSms', 'missedCall', 'newRecording'] } });
 
-/**
- * Every event, live and polled, in one Events parameter, so that n8n's node panel offers each as an
- * entry ("On missed call"). n8n opens the live stream through trigger() and polls through poll(),
- * on its Poll Times; a node may hold both.
- */
+/** Live and polled events in one Events parameter, so n8n's panel offers each ("On missed call"); trigger() streams, poll() polls. */
 export class HostedPbxTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Hosted PBX Trigger',
