@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { OperationSpec, ResourceSpec } from './operation';
+import { shapeFields } from './outputShape';
 import { MAX_RETURN_ALL_RECORDS } from './pagination';
 
 export const RETURN_ALL = 'returnAll';
@@ -38,9 +39,9 @@ export const binaryPropertyField: INodeProperties = {
 	hint: 'The name of the output binary field to put the file in',
 };
 
-/** The fields an operation shows: its own, then Return All / Limit for lists. */
+/** The fields an operation shows: its own, then Return All / Limit for lists, then the output choice of a shaped one. */
 export function operationFields(operation: OperationSpec): INodeProperties[] {
-	return [...(operation.fields ?? []), ...(operation.paging ? listFields : [])];
+	return [...(operation.fields ?? []), ...(operation.paging ? listFields : []), ...shapeFields(operation)];
 }
 
 function scoped(field: INodeProperties, resource: string, operation: string): INodeProperties {

@@ -4,6 +4,7 @@ import { NodeApiError, NodeHelpers, NodeOperationError } from 'n8n-workflow';
 import { BINARY_PROPERTY, LIMIT, RETURN_ALL, findOperation, operationFields } from './describe';
 import { asNodeError, validationError } from './errors';
 import { parameterIssues } from './parameterChecks';
+import { shapeItems } from './outputShape';
 import { REDACTED_FIELD } from './redaction';
 import { isPlainObject } from './validation';
 import type { ApiResponse, BodyStream, OperationContext, OperationSpec, OutputItem, Params, RequestEnvironment, ResourceSpec, ValidationIssue } from './operation';
@@ -165,7 +166,7 @@ export async function executeOperations(this: IExecuteFunctions, api: ApiDefinit
 				sleep: async (ms) => await wait(ms),
 				list: async (request, limit) => await collectList(client, spec.paging ?? 'client', request, limit, recordExtractor(spec, params), scope),
 			};
-			for (const item of await runOperation(spec, context, params)) {
+			for (const item of shapeItems(spec.shape, params, await runOperation(spec, context, params))) {
 				output.push(await toExecutionData(this, item, params, itemIndex));
 			}
 		} catch (error) {

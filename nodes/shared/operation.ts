@@ -140,6 +140,21 @@ export interface OperationContext {
 	list(request: ApiRequest, limit: number | undefined): Promise<IDataObject[]>;
 }
 
+/**
+ * The output choice of an operation that reads records (Get, Get Many): Simplified (the
+ * default), Raw (the records as answered), or Selected Fields. The executor applies it to every
+ * record the operation returned, after paging; files are never shaped.
+ */
+export interface OutputShape {
+	/**
+	 * The record as Simplified shows it: the fields a person or a model needs, plainly named and
+	 * flat, without URIs or links. The executor puts the record's `id` first; leave it out here.
+	 */
+	simplify(record: IDataObject): IDataObject;
+	/** The record's top-level fields from the contract, offered by Selected Fields (`id` always comes). */
+	fields: readonly string[];
+}
+
 export interface OperationSpec {
 	/** Operation value stored in workflows (`getAll`); never changes once released. */
 	value: string;
@@ -163,6 +178,8 @@ export interface OperationSpec {
 	request?: (params: Params, environment: RequestEnvironment) => ApiRequest;
 	/** Turns the response into items. Default: a list becomes one item per element, an object one item. */
 	output?: (response: ApiResponse, params: Params) => OutputItem[] | OutputItem;
+	/** Offers Simplified / Raw / Selected Fields for the records the operation returns (see `OutputShape`). */
+	shape?: OutputShape;
 	/** For operations that are several calls (wait for a report, make a download link). Each use says why. */
 	run?: (context: OperationContext, params: Params) => Promise<OutputItem[] | OutputItem>;
 }

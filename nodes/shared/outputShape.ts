@@ -1,0 +1,106 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import type { OperationSpec, OutputItem, OutputShape, Params } from './operation';
+import { FileOutput } from './operation';
+import { isoUtc } from './params';
+import { REDACTED_FIELD } from './redaction';
+import { isRecord } from './responseShape';
+import { isBlank, parseDateTime } from './validation';
+
+/** The parameters of the output choice (the names n8n's own nodes use for it). */
+export const OUTPUT = 'output';
+export const SELECTED_FIELDS = 'fields';
+
+/**
+ * Output and Fields for an operation with a shape. An operation whose own fields already use
+ * either name is refused here, when the node is described: two parameters of one name would
+ * read each other's values.
+ */
+export function shapeFields(operation: OperationSpec): INodeProperties[] {
+	const { shape } = operation;
+	if (!shape) return [];
+	const clash = (operation.fields ?? []).find((field) => field.name === OUTPUT || field.name === SELECTED_FIELDS);
+	if (clash) {
+		throw new Error(`Operation "${operation.value}" has its own "${clash.name}" parameter and an output shape: rename its parameter`);
+	}
+	return [
+		{
+			displayName: 'Output',
+			name: OUTPUT,
+			type: 'options',
+			default: 'simple',
+			options: [
+				{ name: 'Simplified', value: 'simple', description: 'The fields a person or an AI model needs, flat and plainly named' },
+				{ name: 'Raw', value: 'raw', description: 'The records as the service answered them' },
+				{ name: 'Selected Fields', value: 'fields', description: 'The ID and the fields you choose' },
+			],
+		},
+		{
+			displayName: 'Fields',
+			name: SELECTED_FIELDS,
+			type: 'multiOptions',
+			default: [],
+			description: 'The fields of the record to return besides its ID, as the service names them',
+			options: [...shape.fields].sort().map((field) => ({ name: field, value: field })),
+			displayOptions: { show: { [OUTPUT]: ['fields'] } },
+		},
+	];
+}
+
+/**
+ * The items as the output choice asks: Raw leaves them as they are; Simplified and Selected Fields
+ * give each record its `id` first, then its simplified or chosen fields, and keep the mark of a
+ * masked secret. Files, and anything that is no record, pass unchanged.
+ */
+export function shapeItems(shape: OutputShape | undefined, params: Params, items: OutputItem[]): OutputItem[] {
+	const choice = params[OUTPUT] ?? 'simple';
+	if (!shape || choice === 'raw') return items;
+	const chosen = choice === 'fields' ? selectedFields(params[SELECTED_FIELDS]) : undefined;
+	return items.map((item) => {
+		if (item instanceof FileOutput || !isRecord(item)) return item;
+		const body = chosen ? pick(item, chosen) : shape.simplify(item);
+		const shaped: IDataObject = item.id === undefined ? { ...body } : Object.assign({ id: item.id }, body, { id: item.id });
+		if (item[REDACTED_FIELD] === true) shaped[REDACTED_FIELD] = true;
+		return shaped;
+	});
+}
+
+function selectedFields(value: unknown): string[] {
+	return (Array.isArray(value) ? value : []).map(String).filter((field) => field !== 'id');
+}
+
+/** The chosen fields the record has (one it lacks is left out, never made up). */
+function pick(record: IDataObject, fields: string[]): IDataObject {
+	const out: IDataObject = {};
+	for (const field of fields) {
+		if (Object.prototype.hasOwnProperty.call(record, field)) out[field] = record[field];
+	}
+	return out;
+}
+
+/** A simplified record without the fields that have no value (absent, null or empty text). */
+export function plain(values: IDataObject): IDataObject {
+	const out: IDataObject = {};
+	for (const [key, value] of Object.entries(values)) {
+		if (!isBlank(value)) out[key] = value;
+	}
+	return out;
+}
+
+/**
+ * A platform time (`Z`, or milliseconds and `+0000`) as ISO 8601 UTC with a `Z` and no zero
+ * milliseconds. The contracts give UTC times, so one without a zone is read as UTC; text that is
+ * no time is kept as given.
+ */
+export function utcTime(value: unknown): string | undefined {
+	if (isBlank(value)) return undefined;
+	const text = String(value).trim();
+	const zoned = /T\d{2}:\d{2}(:\d{2}([.,]\d+)?)?$/i.test(text) ? `${text}Z` : text;
+	return parseDateTime(zoned) ? isoUtc(zoned) : text;
+}
+
+/** Words joined by `separator`, the empty ones left out; undefined when none is left. */
+export function joined(parts: unknown[], separator = ' '): string | undefined {
+	const words = parts.filter((part) => !isBlank(part)).map((part) => String(part).trim());
+	return words.length ? words.join(separator) : undefined;
+}

@@ -1,0 +1,91 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { describeResources, operationFields } from '../../../nodes/shared/describe';
+import type { OperationSpec, OutputShape, ResourceSpec } from '../../../nodes/shared/operation';
+import { FileOutput } from '../../../nodes/shared/operation';
+import { OUTPUT, SELECTED_FIELDS, plain, shapeFields, shapeItems, utcTime } from '../../../nodes/shared/outputShape';
+
+const shape: OutputShape = { fields: ['type', 'name', 'uri'], simplify: (r) => plain({ name: r.name, label: r.label }) };
+const record = { id: '7', type: 'thing', uri: 'https://x/things/7', name: 'Seven', label: '' };
+const reads: OperationSpec = { value: 'getAll', name: 'Get Many', action: 'Get many things', description: 'List things', paging: 'pbx', shape };
+
+describe('the output choice in the node description', () => {
+	test('Output (Simplified by default, Raw, Selected Fields) and Fields (only for Selected Fields, options sorted) follow Return All / Limit', () => {
+		const fields = operationFields(reads);
+		expect(fields.map((f) => f.name)).toEqual(['returnAll', 'limit', OUTPUT, SELECTED_FIELDS]);
+		const [output, chosen] = shapeFields(reads);
+		expect(output).toMatchObject({ displayName: 'Output', type: 'options', default: 'simple' });
+		expect(output.options?.map((o) => ('value' in o ? [o.name, o.value] : []))).toEqual([
+			['Simplified', 'simple'],
+			['Raw', 'raw'],
+			['Selected Fields', 'fields'],
+		]);
+		expect(chosen).toMatchObject({ displayName: 'Fields', type: 'multiOptions', default: [], displayOptions: { show: { output: ['fields'] } } });
+		expect(chosen.options?.map((o) => ('value' in o ? o.value : ''))).toEqual(['name', 'type', 'uri']);
+	});
+
+	test('an operation without a shape gets neither', () => {
+		expect(shapeFields({ ...reads, shape: undefined })).toEqual([]);
+	});
+
+	test.each([OUTPUT, SELECTED_FIELDS])('an operation with a shape and its own "%s" parameter is refused when the node is described', (name) => {
+		const clash: OperationSpec = { ...reads, fields: [{ displayName: 'Own', name, type: 'string', default: '' }] };
+		const resources: ResourceSpec[] = [{ value: 'thing', name: 'Thing', operations: [clash] }];
+		expect(() => describeResources(resources)).toThrow(`Operation "getAll" has its own "${name}" parameter and an output shape: rename its parameter`);
+		expect(() => describeResources([{ ...resources[0], operations: [{ ...clash, shape: undefined }] }])).not.toThrow();
+	});
+});
+
+describe('shapeItems', () => {
+	test('Simplified (also when Output is not set): the id first, the simplified fields, no empty ones', () => {
+		expect(shapeItems(shape, {}, [record])).toEqual([{ id: '7', name: 'Seven' }]);
+		const [item] = shapeItems(shape, { output: 'simple' }, [record]) as IDataObject[];
+		expect(Object.keys(item)).toEqual(['id', 'name']);
+	});
+
+	test('the id is the record\'s, whatever the simplifier says; a record without one gets none', () => {
+		const liar: OutputShape = { fields: [], simplify: () => ({ id: 'other', name: 'x' }) };
+		expect(shapeItems(liar, {}, [record, { name: 'no id' }])).toEqual([{ id: '7', name: 'x' }, { id: 'other', name: 'x' }]);
+	});
+
+	test('Raw: the items themselves', () => {
+		const items = [record];
+		expect(shapeItems(shape, { output: 'raw' }, items)).toBe(items);
+	});
+
+	test('Selected Fields: the id and the chosen fields the record has; `id` chosen is no second id', () => {
+		expect(shapeItems(shape, { output: 'fields', fields: ['uri', 'missing', 'id'] }, [record])).toEqual([{ id: '7', uri: 'https://x/things/7' }]);
+		expect(shapeItems(shape, { output: 'fields', fields: [] }, [record])).toEqual([{ id: '7' }]);
+		expect(shapeItems(shape, { output: 'fields' }, [record])).toEqual([{ id: '7' }]);
+	});
+
+	test('the mark of a masked secret is kept, in every form', () => {
+		const masked = { ...record, label: 'key *** here', redacted: true };
+		expect(shapeItems(shape, {}, [masked])).toEqual([{ id: '7', name: 'Seven', label: 'key *** here', redacted: true }]);
+		expect(shapeItems(shape, { output: 'fields', fields: ['type'] }, [masked])).toEqual([{ id: '7', type: 'thing', redacted: true }]);
+	});
+
+	test('files and anything that is no record pass unchanged', () => {
+		const file = new FileOutput({ id: '7', fileName: 'a.wav', uri: 'https://x' }, Buffer.from('RIFF'), 'a.wav', 'audio/wav');
+		const items = [file, null, 7, ['a']] as unknown as IDataObject[];
+		const shaped = shapeItems(shape, {}, items);
+		expect(shaped[0]).toBe(file);
+		expect(shaped.slice(1)).toEqual([null, 7, ['a']]);
+	});
+});
+
+describe('helpers of the simplifiers', () => {
+	test('plain leaves out absent, null and empty text; keeps false and 0', () => {
+		expect(plain({ a: undefined, b: null, c: '', d: '  ', e: false, f: 0, g: 'x' })).toEqual({ e: false, f: 0, g: 'x' });
+	});
+
+	test('utcTime: both platform forms as ISO UTC with Z; a time without a zone is UTC; text that is no time stays', () => {
+		expect(utcTime('2026-01-05T10:00:00.000+0000')).toBe('2026-01-05T10:00:00Z');
+		expect(utcTime('2026-01-05T10:00:00Z')).toBe('2026-01-05T10:00:00Z');
+		expect(utcTime('2026-01-05T11:00:00.250+0100')).toBe('2026-01-05T10:00:00.250Z');
+		expect(utcTime('2026-01-05T10:00:00')).toBe('2026-01-05T10:00:00Z');
+		expect(utcTime('yesterday')).toBe('yesterday');
+		expect(utcTime('')).toBeUndefined();
+		expect(utcTime(null)).toBeUndefined();
+	});
+});
