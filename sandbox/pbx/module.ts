@@ -23,6 +23,8 @@ import type {
 	Sound,
 } from './seed';
 import { seedPbx } from './seed';
+import type { BulkInput } from './bulk';
+import { addBulk } from './bulk';
 import type { CreditChange, OutboundSmsInput, RecordingInput, SmsOutcome, SmsStatusChange } from './playback';
 import { PbxPlayback, SMS_OUTCOMES } from './playback';
 import type { PbxEvent, StreamFaults, StreamSettings } from './stream';
@@ -980,6 +982,7 @@ export class PbxSandbox implements SandboxModule {
 			this.windows.clear();
 			send(res, 200, this.settings);
 		});
+		r.add('POST', '/bulk', (req, res) => send(res, 200, addBulk(this.data, input(req) as BulkInput, (kind, existing) => this.nextId(kind, existing), currentTime())));
 		r.add('POST', '/phonebook/bulk', (req, res) => {
 			const body = input(req) as { customerId?: string; count?: number; replace?: boolean };
 			const customerId = body.customerId ?? '1001';

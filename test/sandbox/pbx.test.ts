@@ -277,6 +277,35 @@ describe('representations', () => {
 	});
 });
 
+describe('bulk records (admin)', () => {
+	test('50 calls replace the customer\'s history: both directions, every outcome, ids never reused', async () => {
+		expect(await admin('/bulk', { collection: 'calls', count: 50, replace: true })).toEqual({ added: 50, total: 50 });
+		const calls = (await pbx('GET', '/customers/me/calls?pageSize=200')).body.items as Array<Record<string, unknown>>;
+		expect(calls).toHaveLength(50);
+		expect(new Set(calls.map((c) => c.direction))).toEqual(new Set(['IN', 'OUT']));
+		expect(new Set(calls.map((c) => c.outcome))).toEqual(new Set(['ANSWERED', 'NO_ANSWER', 'BUSY', 'FAILED']));
+		expect(calls[0]).toMatchObject({ type: 'call', from: expect.stringMatching(/^"[^"]+" <[^>]+>$/), links: { recordings: expect.any(String) } });
+		const injected = await admin('/calls/incoming', {});
+		const ids = [...calls.map((c) => String(c.uri).split('/').pop()), String((injected.call as Record<string, unknown>).uri).split('/').pop()];
+		expect(new Set(ids).size).toBe(51);
+	});
+
+	test('every collection of a customer, and customers a reseller sees', async () => {
+		for (const collection of ['sms', 'recordings', 'sounds', 'phonenumbers', 'outgoingcallerids', 'callbundles']) {
+			await admin('/bulk', { collection, count: 50, replace: true });
+			expect([collection, (await pbx('GET', `/customers/me/${collection}?pageSize=200`)).body.totalItems]).toEqual([collection, 50]);
+		}
+		expect(await admin('/bulk', { collection: 'customers', count: 50 })).toEqual({ added: 50, total: 53 });
+		expect((await pbx('GET', '/customers?pageSize=200', { who: 'reseller' })).body.totalItems).toBe(53);
+		expect((await admin('/bulk', { collection: 'customers', count: 5, replace: true })).total).toBe(8);
+	});
+
+	test('an unknown collection or a count out of range is refused', async () => {
+		expect(await admin('/bulk', { collection: 'endpoints' })).toMatchObject({ field: 'collection' });
+		expect(await admin('/bulk', { collection: 'calls', count: 0 })).toMatchObject({ field: 'count' });
+	});
+});
+
 describe('/stream', () => {
 	const publish = (count: number, values: Record<string, unknown> = {}) =>
 		admin('/events', { customerId: '1001', event: 'incomingcall', count, values: { callerIdNumber: '+447700900123', callerIdName: 'Zoë Ünicode ☎', ...values } });
