@@ -1,7 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { binaryPropertyField, filtersField } from '../../shared/describe';
-import type { Params, ResourceSpec } from '../../shared/operation';
+import type { OutputShape, Params, ResourceSpec } from '../../shared/operation';
+import { plain, utcTime } from '../../shared/outputShape';
 import { FileOutput } from '../../shared/operation';
 import { csvRecords, parseCsv, afterHeaderRow } from '../../shared/csv';
 import { PBX_MAX_PAGE_SIZE } from '../../shared/pagination';
@@ -10,7 +11,7 @@ import { MAX_DOWNLOAD_BYTES, MAX_DOWNLOAD_MIB } from '../../shared/transport/bod
 import { countryCodeIssue, defaultCountryCodeField, describeValue, dialledNumber, integerInRange, isBlank, issues, nationalIssue, phoneDigits, required, trunkPrefixIssue } from '../../shared/validation';
 import { customerField, customerPath, endpointField } from '../fields';
 import { getManyOperation } from './collection';
-import { unshownAnswer, wholeNumberText } from '../records';
+import { parseParty, unshownAnswer, wholeNumberText } from '../records';
 
 const dateFilter = (name: string, displayName: string, description: string): INodeProperties => ({
 	displayName,
@@ -91,6 +92,24 @@ function historyIssues(p: Params) {
 	return issues(integerInRange('Filters > Endpoint ID', f.endpointId, 0, Number.MAX_SAFE_INTEGER));
 }
 
+/**
+ * A call record as Simplified shows it: direction, the numbers (the display names are left out:
+ * with them a call history costs more than a third of Raw), start, duration (seconds), outcome, cost.
+ */
+export const callShape: OutputShape = {
+	fields: ['callId', 'callStarted', 'cost', 'created', 'direction', 'duration', 'from', 'linkedId', 'links', 'outcome', 'scope', 'to', 'type', 'uri'],
+	simplify: (r) =>
+		plain({
+			direction: r.direction,
+			from: parseParty(r.from).number,
+			to: parseParty(r.to).number,
+			started: utcTime(r.callStarted),
+			duration: r.duration,
+			outcome: r.outcome,
+			cost: r.cost,
+		}),
+};
+
 export const call: ResourceSpec = {
 	value: 'call',
 	name: 'Call',
@@ -150,6 +169,7 @@ export const call: ResourceSpec = {
 			id: 'callId',
 			singular: 'call record',
 			plural: 'call records',
+			shape: callShape,
 			description: 'List call records with the history filters: dates, direction, numbers, endpoint, internal calls',
 			fields: [callFilters],
 			validate: historyIssues,

@@ -1,11 +1,19 @@
-import type { ResourceSpec } from '../../shared/operation';
+import type { OutputShape, ResourceSpec } from '../../shared/operation';
+import { plain } from '../../shared/outputShape';
 import { getManyOperation, getOneOperation } from './collection';
+
+/** A caller ID as Simplified shows it: the name or number, and what it is approved for. */
+export const callerIdShape: OutputShape = {
+	fields: ['allowCalls', 'allowSms', 'created', 'number', 'type', 'uri'],
+	simplify: (r) => plain({ number: r.number, allowCalls: r.allowCalls, allowSms: r.allowSms }),
+};
 
 const CALLER_IDS = {
 	collection: 'outgoingcallerids',
 	id: 'callerIdId',
 	singular: 'outgoing caller ID',
 	plural: 'approved outgoing caller IDs',
+	shape: callerIdShape,
 };
 
 export const callerId: ResourceSpec = {

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { binaryPropertyField } from '../../shared/describe';
-import type { ApiRequest, ApiResponse, BodyStream, OperationSpec, Params } from '../../shared/operation';
+import type { ApiRequest, ApiResponse, BodyStream, OperationSpec, OutputShape, Params } from '../../shared/operation';
 import { FileOutput } from '../../shared/operation';
 import { withArticle } from '../../shared/params';
 import type { CollectionOptions } from '../fields';
@@ -10,9 +10,12 @@ import { pbxOutput } from '../records';
 
 /** The operations most Hosted PBX collections share: Get Many, Get, Download Audio. */
 
+/** A collection whose records are read: its shape is the Output choice of its Get and Get Many. */
+type ReadCollection = CollectionOptions & { shape: OutputShape };
+
 /** Get Many of a customer's collection: Return All / Limit over the PBX list wrapper, with optional filters. */
 export function getManyOperation(
-	options: CollectionOptions & {
+	options: ReadCollection & {
 		fields?: INodeProperties[];
 		query?: (params: Params) => IDataObject;
 		validate?: OperationSpec['validate'];
@@ -29,10 +32,11 @@ export function getManyOperation(
 		validate: options.validate,
 		request: (p) => ({ method: 'GET', ...customerPath(p, `/${options.collection}`), qs: options.query?.(p) }),
 		output: pbxOutput(`Get many ${options.plural}`, 'any'),
+		shape: options.shape,
 	};
 }
 
-export function getOneOperation(options: CollectionOptions): OperationSpec {
+export function getOneOperation(options: ReadCollection): OperationSpec {
 	return {
 		value: 'get',
 		name: 'Get',
@@ -41,6 +45,7 @@ export function getOneOperation(options: CollectionOptions): OperationSpec {
 		fields: [customerField, idFieldOf(options)],
 		request: (p) => ({ method: 'GET', ...recordPath(options, p) }),
 		output: pbxOutput(`Get ${withArticle(options.singular)}`, 'record'),
+		shape: options.shape,
 	};
 }
 

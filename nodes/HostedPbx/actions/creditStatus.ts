@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ResourceSpec } from '../../shared/operation';
+import type { OutputShape, ResourceSpec } from '../../shared/operation';
+import { plain } from '../../shared/outputShape';
 import { isRecord } from '../../shared/responseShape';
 import { customerField, customerPath } from '../fields';
 import { pbxRecords } from '../records';
@@ -15,6 +16,12 @@ function withBalance(record: IDataObject): IDataObject {
 	return record;
 }
 
+/** The credit status as Simplified shows it: prepaid or postpaid, and the balance (GBP). */
+export const creditStatusShape: OutputShape = {
+	fields: ['accountType', 'balance', 'type', 'uri'],
+	simplify: (r) => plain({ accountType: r.accountType, balance: r.balance }),
+};
+
 export const creditStatus: ResourceSpec = {
 	value: 'creditStatus',
 	name: 'Credit Status',
@@ -28,6 +35,7 @@ export const creditStatus: ResourceSpec = {
 			fields: [customerField],
 			request: (p) => ({ method: 'GET', ...customerPath(p, '/creditstatus') }),
 			output: (response) => pbxRecords(response, 'Get the credit status', 'record').map(withBalance),
+			shape: creditStatusShape,
 		},
 	],
 };

@@ -1,6 +1,38 @@
-import type { ResourceSpec } from '../../shared/operation';
+import type { OutputShape, ResourceSpec } from '../../shared/operation';
+import { joined, plain } from '../../shared/outputShape';
 import { customerField, customerPath } from '../fields';
 import { pbxOutput } from '../records';
+
+/** A customer as Simplified shows it: company, account type, contact, and the address on one line. */
+export const customerShape: OutputShape = {
+	fields: [
+		'accountType',
+		'address1',
+		'address2',
+		'city',
+		'company',
+		'country',
+		'created',
+		'email',
+		'firstName',
+		'lastName',
+		'links',
+		'postcode',
+		'properties',
+		'telephone',
+		'type',
+		'uri',
+	],
+	simplify: (r) =>
+		plain({
+			company: r.company,
+			accountType: r.accountType,
+			contactName: joined([r.firstName, r.lastName]),
+			email: r.email,
+			telephone: r.telephone,
+			address: joined([r.address1, r.address2, r.city, r.postcode, r.country], ', '),
+		}),
+};
 
 export const customer: ResourceSpec = {
 	value: 'customer',
@@ -15,6 +47,7 @@ export const customer: ResourceSpec = {
 			fields: [customerField],
 			request: (p) => ({ method: 'GET', ...customerPath(p) }),
 			output: pbxOutput('Get a customer', 'record'),
+			shape: customerShape,
 		},
 		{
 			value: 'getAll',
@@ -25,6 +58,7 @@ export const customer: ResourceSpec = {
 			paging: 'pbx',
 			request: () => ({ method: 'GET', path: '/customers' }),
 			output: pbxOutput('Get many customers', 'any'),
+			shape: customerShape,
 		},
 	],
 };

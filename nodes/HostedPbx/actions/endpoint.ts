@@ -1,4 +1,6 @@
-import type { ApiPath, Params, ResourceSpec } from '../../shared/operation';
+import type { ApiPath, OutputShape, Params, ResourceSpec } from '../../shared/operation';
+import { plain } from '../../shared/outputShape';
+import { idFromUri } from '../../shared/params';
 import { customerField, customerPath, endpointField } from '../fields';
 import { pbxOutput, unshownAnswer } from '../records';
 
@@ -6,6 +8,12 @@ function phoneStatusPath(p: Params): ApiPath {
 	const customer = customerPath(p, '/endpoints/{endpointId}/phonestatus');
 	return { path: customer.path, pathParams: { ...customer.pathParams, endpointId: p.endpointId } };
 }
+
+/** A phone status as Simplified shows it: the endpoint (from its `parent` URI) and whether Do Not Disturb is on. */
+export const phoneStatusShape: OutputShape = {
+	fields: ['dndActive', 'parent', 'type', 'uri'],
+	simplify: (r) => plain({ endpointId: typeof r.parent === 'string' ? idFromUri(r.parent) : undefined, dndActive: r.dndActive }),
+};
 
 export const endpoint: ResourceSpec = {
 	value: 'endpoint',
@@ -20,6 +28,7 @@ export const endpoint: ResourceSpec = {
 			fields: [customerField, endpointField],
 			request: (p) => ({ method: 'GET', ...phoneStatusPath(p) }),
 			output: pbxOutput('Get the Do Not Disturb status of an endpoint', 'record'),
+			shape: phoneStatusShape,
 		},
 		{
 			value: 'setDnd',

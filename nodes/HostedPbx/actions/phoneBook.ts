@@ -1,13 +1,20 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { Params, ResourceSpec } from '../../shared/operation';
+import type { OutputShape, Params, ResourceSpec } from '../../shared/operation';
+import { plain } from '../../shared/outputShape';
 import { compact } from '../../shared/params';
 import { integerInRange, isBlank, issues, phoneNumber, required, withoutTrunkPrefix } from '../../shared/validation';
 import { customerField, customerPath, idFieldOf, recordPath } from '../fields';
 import { getManyOperation, getOneOperation } from './collection';
 import { pbxOutput, pbxRecord, pbxRecords } from '../records';
 
-const PHONEBOOK = { collection: 'phonebook', id: 'entryId', singular: 'phone book entry', plural: 'phone book entries' };
+/** An entry as Simplified shows it: name, number, speed dial. */
+export const phoneBookShape: OutputShape = {
+	fields: ['created', 'name', 'phoneNumber', 'speedDial', 'type', 'uri'],
+	simplify: (r) => plain({ name: r.name, phoneNumber: r.phoneNumber, speedDial: r.speedDial }),
+};
+
+const PHONEBOOK = { collection: 'phonebook', id: 'entryId', singular: 'phone book entry', plural: 'phone book entries', shape: phoneBookShape };
 
 const nameField: INodeProperties = {
 	displayName: 'Name',

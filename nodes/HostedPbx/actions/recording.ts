@@ -1,12 +1,27 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { filtersField } from '../../shared/describe';
-import type { ResourceSpec } from '../../shared/operation';
-import { compact, isoUtc } from '../../shared/params';
+import type { OutputShape, ResourceSpec } from '../../shared/operation';
+import { plain, utcTime } from '../../shared/outputShape';
+import { compact, idFromUri, isoUtc } from '../../shared/params';
 import { customerField, idFieldOf, recordPath } from '../fields';
 import { downloadAudioOperation, getManyOperation, getOneOperation } from './collection';
 
-const RECORDINGS = { collection: 'recordings', id: 'recordingId', singular: 'recording', plural: 'call recordings' };
+/** A recording as Simplified shows it: direction, the recorded party, when, the call legs, the endpoint. */
+export const recordingShape: OutputShape = {
+	fields: ['callId', 'created', 'direction', 'endpoint', 'linkedId', 'partyId', 'size', 'started', 'type', 'uri'],
+	simplify: (r) =>
+		plain({
+			direction: r.direction,
+			party: r.partyId,
+			started: utcTime(r.started),
+			callId: r.callId,
+			linkedId: r.linkedId,
+			endpointId: typeof r.endpoint === 'string' ? idFromUri(r.endpoint) : undefined,
+		}),
+};
+
+const RECORDINGS = { collection: 'recordings', id: 'recordingId', singular: 'recording', plural: 'call recordings', shape: recordingShape };
 
 const DATE_FILTERS = ['createdAfter', 'createdBefore', 'startedAfter', 'startedBefore'];
 

@@ -1,12 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Params, ResourceSpec } from '../../shared/operation';
+import type { OutputShape, Params, ResourceSpec } from '../../shared/operation';
+import { plain, utcTime } from '../../shared/outputShape';
 import { SMS_PARTS_RULE, smsParts } from '../../shared/smsParts';
 import type { Check } from '../../shared/validation';
 import { countryCodeIssue, defaultCountryCodeField, dialledNumber, issues, maxLength, nationalIssue, phoneNumber, required } from '../../shared/validation';
 import { customerField, customerPath } from '../fields';
 import { getManyOperation, getOneOperation } from './collection';
 import { pbxOutput } from '../records';
+import { DELIVERY_STATUSES } from '../trigger/textStatus';
 
 /** Longest sender name or number sent: far beyond any real one, short of an expression's runaway text. */
 const SENDER_MAX_LENGTH = 256;
@@ -25,7 +27,25 @@ function partsIssue(p: Params): Check {
 	};
 }
 
-const SMS = { collection: 'sms', id: 'smsId', singular: 'SMS message', plural: 'SMS messages' };
+/**
+ * Where a message stands, in words: `received` (inbound); for an outgoing one `failed to send`, its
+ * delivery status (`delivered to handset`, `rejected by SMS carrier`, …), or else `sent` or `pending`.
+ */
+export function smsStatus(record: IDataObject): string | undefined {
+	if (record.direction === 'IN') return 'received';
+	if (record.sendStatus === 'FAILED') return 'failed to send';
+	const delivery = DELIVERY_STATUSES[Number(record.deliveryStatus)];
+	if (delivery) return delivery;
+	return typeof record.sendStatus === 'string' ? record.sendStatus.toLowerCase() : undefined;
+}
+
+/** A message as Simplified shows it: direction, sender, recipient, text, when, and its status in words. */
+export const smsShape: OutputShape = {
+	fields: ['body', 'cost', 'created', 'deliveryStatus', 'direction', 'from', 'sendStatus', 'to', 'type', 'uri'],
+	simplify: (r) => plain({ direction: r.direction, from: r.from, to: r.to, body: r.body, created: utcTime(r.created), status: smsStatus(r) }),
+};
+
+const SMS = { collection: 'sms', id: 'smsId', singular: 'SMS message', plural: 'SMS messages', shape: smsShape };
 
 export const sms: ResourceSpec = {
 	value: 'sms',

@@ -1,8 +1,15 @@
-import type { ResourceSpec } from '../../shared/operation';
+import type { OutputShape, ResourceSpec } from '../../shared/operation';
+import { plain } from '../../shared/outputShape';
 import { compact } from '../../shared/params';
 import { downloadAudioOperation, getManyOperation, getOneOperation } from './collection';
 
-const SOUNDS = { collection: 'sounds', id: 'soundId', singular: 'sound', plural: 'sounds' };
+/** A sound as Simplified shows it: its name, whether it is a prompt or music, and (music) whether it plays. */
+export const soundShape: OutputShape = {
+	fields: ['created', 'enabled', 'name', 'size', 'type', 'uri'],
+	simplify: (r) => plain({ name: r.name, type: r.type, enabled: r.enabled }),
+};
+
+const SOUNDS = { collection: 'sounds', id: 'soundId', singular: 'sound', plural: 'sounds', shape: soundShape };
 
 export const sound: ResourceSpec = {
 	value: 'sound',

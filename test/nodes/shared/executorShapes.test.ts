@@ -55,15 +55,19 @@ test('Return All through the executor: a server that ignores start fails the nod
 
 test('Hosted PBX Get Many: null and a number among the items become objects { value }, without Continue On Fail', async () => {
 	server.answer(json(200, { items: [{ uri: 'https://pbx/customers/me/phonebook/1', name: 'A' }, null, 7] }));
-	const run = await runNode({
-		node: new HostedPbx(),
-		parameters: { resource: 'phoneBook', operation: 'getAll', customerId: { __rl: true, mode: 'id', value: 'me' }, returnAll: true },
-		credentials: { hostedPbxApi: { baseUrl: `${server.url}/api/v1/`, username: 'u', password: 'p', maxRateLimitWait: 0 } },
-	});
+	const getMany = async (output: string) =>
+		await runNode({
+			node: new HostedPbx(),
+			parameters: { resource: 'phoneBook', operation: 'getAll', customerId: { __rl: true, mode: 'id', value: 'me' }, returnAll: true, output },
+			credentials: { hostedPbxApi: { baseUrl: `${server.url}/api/v1/`, username: 'u', password: 'p', maxRateLimitWait: 0 } },
+		});
+	const run = await getMany('raw');
 	expect(run.error).toBeUndefined();
 	expect(run.items.map((item) => item.json)).toEqual([
 		{ id: '1', uri: 'https://pbx/customers/me/phonebook/1', name: 'A' },
 		{ value: null },
 		{ value: 7 },
 	]);
+	// Simplified shapes the record only: what is no record passes unchanged.
+	expect((await getMany('simple')).items.map((item) => item.json)).toEqual([{ id: '1', name: 'A' }, { value: null }, { value: 7 }]);
 });
