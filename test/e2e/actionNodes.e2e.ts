@@ -209,7 +209,8 @@ describe(`every action node under n8n execute (target ${process.env.TELEPHONY_N8
 		const id = 'e2eNodeHostedPbx';
 		expect(json(id, 'Customer: get')).toEqual([expect.objectContaining({ id: '1001', company: 'Acme Widgets Ltd' })]);
 		expect(json(id, 'Customer: get many').map((c) => c.id)).toEqual(['1001']);
-		expect(json(id, 'Credit status')).toEqual([expect.objectContaining({ type: 'creditstatus' })]);
+		// Simplified (the default): the record's id and its plain fields, no `type` or `uri`.
+		expect(json(id, 'Credit status')).toEqual([{ id: expect.any(String), accountType: 'PREPAID', balance: expect.any(Number) }]);
 		expect(json(id, 'Phone book: get many')).toHaveLength(2);
 		expect(json(id, 'Calls: get many').every((c) => c.direction === 'IN')).toBe(true);
 		expect(json(id, 'Recording: get')).toEqual([expect.objectContaining({ id: json(id, 'Recordings: get many')[0].id })]);
@@ -284,7 +285,8 @@ describe(`every action node under n8n execute (target ${process.env.TELEPHONY_N8
 		expect(created).toEqual(
 			expect.objectContaining({ id: expect.stringMatching(/^wh_/), event_type: 'conversation.completed', agent_id: 'agent_e2e_nodes', url: 'http://127.0.0.1:9/e2e-completed' }),
 		);
-		expect(json(id, 'Webhook: get')).toEqual([expect.objectContaining({ id: created.id, health: expect.objectContaining({ consecutive_failures: 0 }) })]);
+		// Simplified (the default): the health flat, beside the status.
+		expect(json(id, 'Webhook: get')).toEqual([expect.objectContaining({ id: created.id, status: 'active', health_consecutive_failures: 0 })]);
 		expect(json(id, 'Webhooks: get many').map((w) => w.id)).toEqual([created.id]);
 		const [conflict] = json(id, 'Webhook: create again (409)');
 		expect(JSON.stringify(conflict)).toContain(`already exists for agent agent_e2e_nodes (ID ${created.id}, URL http://127.0.0.1:9/e2e-completed)`);

@@ -38,6 +38,8 @@ interface Api {
 	node: () => INodeType;
 	credentials: (baseUrl: string) => Record<string, ICredentialDataDecryptedObject>;
 	parameters: INodeParameters;
+	/** What asks for the records as answered (Output: Raw), where the operation offers the choice. */
+	raw?: INodeParameters;
 	/** A field the user might paste the secret into by mistake. */
 	pasteInto: INodeParameters;
 	secrets: string[];
@@ -49,6 +51,7 @@ const APIS: Api[] = [
 		node: () => new HostedPbx(),
 		credentials: (baseUrl) => ({ hostedPbxApi: { baseUrl: `${baseUrl}/api/v1`, username: 'canary.user', password: PBX_PASSWORD, timeout: 1, maxRateLimitWait: 0 } }),
 		parameters: { resource: 'customer', operation: 'get', customerId: { __rl: true, mode: 'id', value: 'me' } },
+		raw: { output: 'raw' },
 		pasteInto: { resource: 'phoneBook', operation: 'create', customerId: { __rl: true, mode: 'id', value: 'me' }, name: 'A', phoneNumber: PBX_PASSWORD },
 		secrets: [PBX_PASSWORD, Buffer.from(`canary.user:${PBX_PASSWORD}`).toString('base64')],
 	},
@@ -67,6 +70,7 @@ const APIS: Api[] = [
 		node: () => new VoiceAgent(),
 		credentials: (baseUrl) => ({ platformApiKeyApi: { baseUrl, apiKey: API_KEY, timeout: 1, maxRateLimitWait: 0 } }),
 		parameters: { resource: 'webhook', operation: 'getAll', returnAll: true },
+		raw: { output: 'raw' },
 		pasteInto: { resource: 'webhook', operation: 'create', eventType: 'conversation.completed', url: `https://n8n.example.com/${API_KEY}`, agentId: `agent ${API_KEY}` },
 		secrets: [API_KEY],
 	},
@@ -196,11 +200,14 @@ describe.each(APIS.map((api) => [api.name, api] as const))('%s credential', (_na
 			// Each API's own shape: a record, a webhook list, an enveloped record.
 			res.end(JSON.stringify(api.name === 'Platform' ? [{ id: 'wh_1', note }] : api.name === 'Wholesale Voice' ? { success: true, data: { note } } : { id: 'me', note }));
 		});
-		const run = await runNode({ node: api.node(), parameters: api.parameters, credentials: api.credentials(server.url) });
+		const run = await runNode({ node: api.node(), parameters: { ...api.parameters, ...api.raw }, credentials: api.credentials(server.url) });
 		found.paths++;
 		expect(run.items).toHaveLength(1);
 		expect(run.items[0].json).toMatchObject({ note: expect.stringContaining('***'), redacted: true });
-		const output = JSON.stringify(run.items);
+		// Simplified (the default) leaves the unknown field out, and still says a secret was masked.
+		const simplified = api.raw ? await runNode({ node: api.node(), parameters: api.parameters, credentials: api.credentials(server.url) }) : run;
+		expect(simplified.items).toEqual([expect.objectContaining({ json: expect.objectContaining({ redacted: true }) })]);
+		const output = JSON.stringify(run.items) + JSON.stringify(simplified.items);
 		const leaked = [...prefixLeaks(output, api.secrets), ...api.secrets.filter((secret) => output.includes(secret))];
 		found.leaks += leaked.length;
 		expect(leaked).toEqual([]);

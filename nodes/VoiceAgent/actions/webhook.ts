@@ -4,7 +4,9 @@ import { NodeApiError } from 'n8n-workflow';
 import { platformApiRedacting } from '../../shared/apis';
 import { filtersField } from '../../shared/describe';
 import { asNodeError } from '../../shared/errors';
-import type { ResourceSpec } from '../../shared/operation';
+import { isRecord } from '../../shared/responseShape';
+import type { OutputShape, ResourceSpec } from '../../shared/operation';
+import { plain } from '../../shared/outputShape';
 import { compact, pairsToObject } from '../../shared/params';
 import { createClient } from '../../shared/transport/client';
 import { headerIssues, httpUrl, identifierIssue, integerInRange, issues, oneOf, required } from '../../shared/validation';
@@ -54,6 +56,32 @@ function headerPairs(collection: unknown): Array<{ name?: unknown; value?: unkno
 	const rows = (collection as { pairs?: unknown } | undefined)?.pairs;
 	return (Array.isArray(rows) ? rows : rows === undefined ? [] : [rows]).map((row) => (row !== null && typeof row === 'object' ? row : {}));
 }
+
+/** The values of a webhook's health (Get), flat: `health_<name>`; its nested values are left to Raw. */
+function flatHealth(health: unknown): IDataObject {
+	if (!isRecord(health)) return {};
+	const entries = Object.entries(health).filter(([, value]) => value === null || typeof value !== 'object');
+	return Object.fromEntries(entries.map(([name, value]) => [`health_${name}`, value]));
+}
+
+/**
+ * A webhook as Simplified shows it: event type, URL, scope (`account` or `agent`, when the record
+ * says which), agent, timeout, status and (Get) its health, flat. The request headers are left out
+ * (Raw shows their names).
+ */
+export const webhookShape: OutputShape = {
+	fields: ['agent_id', 'event_type', 'health', 'request_headers', 'status', 'timeout_ms', 'url'],
+	simplify: (r) =>
+		plain({
+			event_type: r.event_type,
+			url: r.url,
+			scope: 'agent_id' in r ? (r.agent_id ? 'agent' : 'account') : undefined,
+			agent_id: r.agent_id,
+			timeout_ms: r.timeout_ms,
+			status: r.status,
+			...flatHealth(r.health),
+		}),
+};
 
 export const webhook: ResourceSpec = {
 	value: 'webhook',
@@ -176,6 +204,7 @@ export const webhook: ResourceSpec = {
 			validate: (p) => issues(required('Webhook ID', p.webhookId)),
 			request: (p) => ({ method: 'GET', ...webhookPath(p.webhookId) }),
 			output: (response) => maskedWebhook(webhookRecord(response.body, 'Get a webhook')),
+			shape: webhookShape,
 		},
 		{
 			value: 'getAll',
@@ -196,6 +225,7 @@ export const webhook: ResourceSpec = {
 				qs: compact({ agent_id: p.filters?.agentId, event_type: p.filters?.eventType }),
 			}),
 			output: (response) => webhookRecords(response.body, 'Get many webhooks').map(maskedWebhook),
+			shape: webhookShape,
 		},
 	],
 };

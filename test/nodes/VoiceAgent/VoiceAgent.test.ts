@@ -64,7 +64,7 @@ test('get (with health), get many with filters, delete', async () => {
 	const created = (await runAgent(create({ eventType: 'conversation.completed', agentId: 'agent_demo_sales' }))).json[0];
 	await runAgent(create());
 
-	const one = await runAgent({ resource: 'webhook', operation: 'get', webhookId: created.id as string });
+	const one = await runAgent({ resource: 'webhook', operation: 'get', webhookId: created.id as string, output: 'raw' });
 	expect(one.json[0]).toMatchObject({ id: created.id, health: expect.objectContaining({ consecutive_failures: 0 }) });
 
 	const filtered = await runAgent({ resource: 'webhook', operation: 'getAll', returnAll: true, filters: { agentId: 'agent_demo_sales' } });

@@ -1,5 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { conversationIntelligenceResources } from '../../../nodes/ConversationIntelligence/ConversationIntelligence.node';
+import { hostedPbxResources } from '../../../nodes/HostedPbx/HostedPbx.node';
+import { VoiceAgent, voiceAgentResources } from '../../../nodes/VoiceAgent/VoiceAgent.node';
+import { wholesaleVoiceResources } from '../../../nodes/WholesaleVoice/WholesaleVoice.node';
 import { describeResources, operationFields } from '../../../nodes/shared/describe';
 import type { OperationSpec, OutputShape, ResourceSpec } from '../../../nodes/shared/operation';
 import { FileOutput } from '../../../nodes/shared/operation';
@@ -33,6 +37,68 @@ describe('the output choice in the node description', () => {
 		const resources: ResourceSpec[] = [{ value: 'thing', name: 'Thing', operations: [clash] }];
 		expect(() => describeResources(resources)).toThrow(`Operation "getAll" has its own "${name}" parameter and an output shape: rename its parameter`);
 		expect(() => describeResources([{ ...resources[0], operations: [{ ...clash, shape: undefined }] }])).not.toThrow();
+	});
+});
+
+describe('every operation that reads records has a shape', () => {
+	/** Operations whose name says "get" but that return no record of the resource. */
+	const NOT_RECORDS: Record<string, string> = {
+		'session.getStreamToken': 'a short-lived token that opens a stream, not a record',
+	};
+	const nodes: Array<[string, ResourceSpec[]]> = [
+		['Hosted PBX', hostedPbxResources],
+		['Voice Agent', voiceAgentResources],
+		['Conversation Intelligence', conversationIntelligenceResources],
+	];
+	const readers = nodes.flatMap(([node, resources]) =>
+		resources.flatMap((r) => r.operations.filter((op) => op.paging !== undefined || /^get/.test(op.value)).map((op) => [node, `${r.value}.${op.value}`, op] as const)),
+	);
+
+	test.each(readers)('%s %s', (_node, name, op) => {
+		if (name in NOT_RECORDS) {
+			expect([name, op.shape]).toEqual([name, undefined]);
+			return;
+		}
+		expect(op.shape).toBeDefined();
+		expect(op.shape!.fields.length).toBeGreaterThan(0);
+		expect(op.shape!.fields).not.toContain('id');
+	});
+
+	test('the lists are the ones the contracts have (a new Get or Get Many must come with a shape)', () => {
+		expect(readers.map(([, name]) => name).sort()).toEqual([
+			'call.getAll',
+			'callBundle.get',
+			'callBundle.getAll',
+			'creditStatus.get',
+			'customer.get',
+			'customer.getAll',
+			'endpoint.getDnd',
+			'outgoingCallerId.get',
+			'outgoingCallerId.getAll',
+			'phoneBook.get',
+			'phoneBook.getAll',
+			'phoneNumber.get',
+			'phoneNumber.getAll',
+			'recording.get',
+			'recording.getAll',
+			'session.getStreamToken',
+			'sms.get',
+			'sms.getAll',
+			'sound.get',
+			'sound.getAll',
+			'webhook.get',
+			'webhook.getAll',
+		]);
+	});
+
+	test('no operation of any node has a shape and its own Output or Fields parameter (the node would not load)', () => {
+		for (const resources of [hostedPbxResources, voiceAgentResources, conversationIntelligenceResources, wholesaleVoiceResources]) {
+			for (const op of resources.flatMap((r) => r.operations)) {
+				const own = (op.fields ?? []).map((f) => f.name);
+				expect([op.value, Boolean(op.shape) && (own.includes(OUTPUT) || own.includes(SELECTED_FIELDS))]).toEqual([op.value, false]);
+			}
+		}
+		expect(new VoiceAgent().description.properties.length).toBeGreaterThan(0);
 	});
 });
 
