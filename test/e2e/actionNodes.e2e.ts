@@ -128,7 +128,7 @@ const WHOLESALE_STEPS: Step[] = [
 	['Prepay balance', { resource: 'prepay', operation: 'getBalance' }],
 	['Invoices', { resource: 'invoice', operation: 'getAll', status: 'all', returnAll: false, limit: 2 }],
 	['Invoice PDF', { resource: 'invoice', operation: 'download', invoiceNumber: "={{ $('Invoices').first().json.InvoiceNumber }}", binaryPropertyName: 'data' }],
-	['Rate card', { resource: 'rate', operation: 'getRateCard', deck: 'default', output: 'file', binaryPropertyName: 'data' }],
+	['Rate card', { resource: 'rate', operation: 'getRateCard', deck: 'default', format: 'file', binaryPropertyName: 'data' }],
 	['Latest CDRs report', { resource: 'report', operation: 'request', reportType: 'voiceCdrLatest', latest: '10', waitForResult: true, maxWaitSeconds: 60, includeRawFile: false, callback: '' }],
 	['Trunk: create', { resource: 'trunk', operation: 'create', trunk: 'e2e', type: 'auth' }],
 	['Number: validate', { resource: 'number', operation: 'validate', number: '+44 1632 960001' }],

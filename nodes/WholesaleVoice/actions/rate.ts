@@ -32,12 +32,12 @@ export const rate: ResourceSpec = {
 					description:
 						'The deck from the tariff list; silver, gold and platinum exist only on legacy accounts with several decks. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 				},
-				optionsField('Output', 'output', 'file', [
+				optionsField('Rate Card Format', 'format', 'file', [
 					['CSV File', 'file', 'One item with the rate card as binary data'],
 					['CSV File and One Item per Row', 'both', 'The file on the first item, then one item per destination'],
 					['One Item per Row', 'rows', 'One item per destination prefix'],
 				]),
-				{ ...binaryPropertyField, ...shownFor('output', 'file', 'both') },
+				{ ...binaryPropertyField, ...shownFor('format', 'file', 'both') },
 			],
 			validate: (p) => issues(required('Rate Deck', p.deck)),
 			request: (p) => ({ method: 'GET', path: `${ACCOUNT_PATH}/rates/csv/{deck}`, pathParams: { deck: p.deck }, accept: 'text/csv', responseType: 'binary' }),
@@ -47,8 +47,8 @@ export const rate: ResourceSpec = {
 				const fileName = `rate-card-${String(p.deck).trim()}.csv`;
 				const file = new FileOutput({ deck: p.deck, effective, rows: rows.length, fileName, mimeType: 'text/csv', fileSize: data.length }, data, fileName, 'text/csv');
 				const items: OutputItem[] = rows.map((row) => ({ ...row, effective }));
-				if (p.output === 'rows') return items;
-				return p.output === 'both' ? [file, ...items] : [file];
+				if (p.format === 'rows') return items;
+				return p.format === 'both' ? [file, ...items] : [file];
 			},
 		},
 		operation({

@@ -33,11 +33,11 @@ export const voice: ResourceSpec = {
 		operation({
 			value: 'getCallsInProgress', name: 'Get Calls in Progress', action: 'Get the calls in progress',
 			description: 'Get the calls in progress: totals, balance, and the calls per destination and country',
-			fields: [optionsField('Output', 'output', 'summary', [['One Item (Totals With Lists)', 'summary'], ['One Item per Destination', 'destinations']])],
+			fields: [optionsField('Items', 'view', 'summary', [['One Item (Totals With Lists)', 'summary'], ['One Item per Destination', 'destinations']])],
 			path: `${VOICE_PATH}/inprogress/current`,
 			output: (response, p) => {
 				const record = callsInProgress((unwrap(response.body) ?? {}) as IDataObject);
-				if (p.output !== 'destinations') return record;
+				if (p.view !== 'destinations') return record;
 				return (record.calls as IDataObject[]).map((destination) => ({ ...destination, account: record.account, datetime: record.datetime, currency: record.currency }));
 			},
 		}),

@@ -112,7 +112,7 @@ describe('Rates', () => {
 	test('tariffs, rate card as file and rows, destination rate', async () => {
 		const tariffs = await runWholesale(sandbox, op('rate', 'getTariffs'));
 		expect(tariffs.json[0]).toMatchObject({ description: expect.any(String), url: expect.any(String) });
-		const card = await runWholesale(sandbox, { ...op('rate', 'getRateCard'), deck: 'default', output: 'both', binaryPropertyName: 'data' });
+		const card = await runWholesale(sandbox, { ...op('rate', 'getRateCard'), deck: 'default', format: 'both', binaryPropertyName: 'data' });
 		expect(card.requests[0]).toMatchObject({ path: '/v3/accounts/123456/rates/csv/default', headers: expect.objectContaining({ accept: 'text/csv' }) });
 		expect(card.items[0].binary?.data).toMatchObject({ mimeType: 'text/csv', fileName: 'rate-card-default.csv' });
 		expect(card.binary().toString().split('\n')[0]).toMatch(/^Effective: /);
@@ -315,11 +315,11 @@ describe('Voice', () => {
 	});
 
 	test('calls in progress flattened, one item per destination, one call, hang up', async () => {
-		const summary = await runWholesale(sandbox, { ...op('voice', 'getCallsInProgress'), output: 'summary' });
+		const summary = await runWholesale(sandbox, { ...op('voice', 'getCallsInProgress'), view: 'summary' });
 		const record = summary.json[0];
 		expect(Array.isArray(record.calls)).toBe(true);
 		expect(Array.isArray(record.countries)).toBe(true);
-		const perDestination = await runWholesale(sandbox, { resource: 'voice', operation: 'getCallsInProgress', output: 'destinations' });
+		const perDestination = await runWholesale(sandbox, { resource: 'voice', operation: 'getCallsInProgress', view: 'destinations' });
 		expect(perDestination.json.length).toBe((record.calls as unknown[]).length);
 		const { calls } = (await fetch(`${sandbox.url}/_sandbox/wholesale/calls`).then((r) => r.json())) as { calls: IDataObject[] };
 		const callId = String(calls[0].call_id);
