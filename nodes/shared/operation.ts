@@ -153,6 +153,8 @@ export interface OutputShape {
 	simplify(record: IDataObject): IDataObject;
 	/** The record's top-level fields from the contract, offered by Selected Fields (`id` always comes). */
 	fields: readonly string[];
+	/** Where the id of a record without an `id` is (a wholesale invoice's `InvoiceNumber`): a field's name, or a function. */
+	id?: string | ((record: IDataObject) => unknown);
 }
 
 export interface OperationSpec {

@@ -58,11 +58,29 @@ export function shapeItems(shape: OutputShape | undefined, params: Params, items
 	const chosen = choice === 'fields' ? selectedFields(params[SELECTED_FIELDS]) : undefined;
 	return items.map((item) => {
 		if (item instanceof FileOutput || !isRecord(item)) return item;
+		const id = item.id ?? (typeof shape.id === 'function' ? shape.id(item) : shape.id && item[shape.id]);
 		const body = chosen ? pick(item, chosen) : shape.simplify(item);
-		const shaped: IDataObject = item.id === undefined ? { ...body } : Object.assign({ id: item.id }, body, { id: item.id });
+		// An answer the simplifier finds nothing in (`{success: true}`, no record) is shown as it came.
+		if (!chosen && isBlank(id) && Object.keys(body).length === 0) return item;
+		const shaped: IDataObject = isBlank(id) ? { ...body } : Object.assign({ id }, body, { id });
 		if (item[REDACTED_FIELD] === true) shaped[REDACTED_FIELD] = true;
 		return shaped;
 	});
+}
+
+/**
+ * A shape written as data: the record's fields from the contract (for Selected Fields), what Simplified keeps
+ * (a field, or `[name, its field]` renamed, or `[name, value of the record]`), and where its id is when it has no `id`.
+ */
+export function shapeOf(fields: readonly string[], simple: Array<string | [string, string | ((record: IDataObject) => unknown)]>, id?: OutputShape['id']): OutputShape {
+	const value = (r: IDataObject, from: string | ((record: IDataObject) => unknown)) => (typeof from === 'string' ? r[from] : from(r));
+	return { fields, id, simplify: (r) => plain(Object.fromEntries(simple.map((s) => (typeof s === 'string' ? [s, r[s]] : [s[0], value(r, s[1])]))) as IDataObject) };
+}
+
+/** The plain values of a nested object as `<prefix>_<name>` (its own nested values are left to Raw). */
+export function flat(prefix: string, value: unknown): IDataObject {
+	const entries = isRecord(value) ? Object.entries(value).filter(([, v]) => v === null || typeof v !== 'object') : [];
+	return Object.fromEntries(entries.map(([name, v]) => [`${prefix}_${name}`, v]));
 }
 
 function selectedFields(value: unknown): string[] {
@@ -88,14 +106,14 @@ export function plain(values: IDataObject): IDataObject {
 }
 
 /**
- * A platform time (`Z`, or milliseconds and `+0000`) as ISO 8601 UTC with a `Z` and no zero
+ * A platform time (`Z`, milliseconds and `+0000`, or wholesale's `YYYY-MM-DD hh:mm:ss` GMT) as ISO 8601 UTC with a `Z` and no zero
  * milliseconds. The contracts give UTC times, so one without a zone is read as UTC; text that is
  * no time is kept as given.
  */
 export function utcTime(value: unknown): string | undefined {
 	if (isBlank(value)) return undefined;
 	const text = String(value).trim();
-	const zoned = /T\d{2}:\d{2}(:\d{2}([.,]\d+)?)?$/i.test(text) ? `${text}Z` : text;
+	const zoned = /[T ]\d{2}:\d{2}(:\d{2}([.,]\d+)?)?$/i.test(text) ? `${text}Z` : text;
 	return parseDateTime(zoned) ? isoUtc(zoned) : text;
 }
 

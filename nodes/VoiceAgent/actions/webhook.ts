@@ -4,9 +4,8 @@ import { NodeApiError } from 'n8n-workflow';
 import { platformApiRedacting } from '../../shared/apis';
 import { filtersField } from '../../shared/describe';
 import { asNodeError } from '../../shared/errors';
-import { isRecord } from '../../shared/responseShape';
 import type { OutputShape, ResourceSpec } from '../../shared/operation';
-import { plain } from '../../shared/outputShape';
+import { flat, plain } from '../../shared/outputShape';
 import { compact, pairsToObject } from '../../shared/params';
 import { createClient } from '../../shared/transport/client';
 import { headerIssues, httpUrl, identifierIssue, integerInRange, issues, oneOf, required } from '../../shared/validation';
@@ -57,13 +56,6 @@ function headerPairs(collection: unknown): Array<{ name?: unknown; value?: unkno
 	return (Array.isArray(rows) ? rows : rows === undefined ? [] : [rows]).map((row) => (row !== null && typeof row === 'object' ? row : {}));
 }
 
-/** The values of a webhook's health (Get), flat: `health_<name>`; its nested values are left to Raw. */
-function flatHealth(health: unknown): IDataObject {
-	if (!isRecord(health)) return {};
-	const entries = Object.entries(health).filter(([, value]) => value === null || typeof value !== 'object');
-	return Object.fromEntries(entries.map(([name, value]) => [`health_${name}`, value]));
-}
-
 /**
  * A webhook as Simplified shows it: event type, URL, scope (`account` or `agent`, when the record
  * says which), agent, timeout, status and (Get) its health, flat. The request headers are left out
@@ -79,7 +71,7 @@ export const webhookShape: OutputShape = {
 			agent_id: r.agent_id,
 			timeout_ms: r.timeout_ms,
 			status: r.status,
-			...flatHealth(r.health),
+			...flat('health', r.health),
 		}),
 };
 

@@ -7,7 +7,7 @@ import { wholesaleVoiceResources } from '../../../nodes/WholesaleVoice/Wholesale
 import { describeResources, operationFields } from '../../../nodes/shared/describe';
 import type { OperationSpec, OutputShape, ResourceSpec } from '../../../nodes/shared/operation';
 import { FileOutput } from '../../../nodes/shared/operation';
-import { OUTPUT, SELECTED_FIELDS, plain, shapeFields, shapeItems, utcTime } from '../../../nodes/shared/outputShape';
+import { OUTPUT, SELECTED_FIELDS, flat, plain, shapeFields, shapeItems, shapeOf, utcTime } from '../../../nodes/shared/outputShape';
 
 const shape: OutputShape = { fields: ['type', 'name', 'uri'], simplify: (r) => plain({ name: r.name, label: r.label }) };
 const record = { id: '7', type: 'thing', uri: 'https://x/things/7', name: 'Seven', label: '' };
@@ -131,6 +131,23 @@ describe('shapeItems', () => {
 		expect(shapeItems(shape, { output: 'fields', fields: ['type'] }, [masked])).toEqual([{ id: '7', type: 'thing', redacted: true }]);
 	});
 
+	test('a record without an `id` takes it from the field (or function) its shape names, in Simplified and Selected Fields', () => {
+		const invoice = { InvoiceNumber: '700345', Total: '361.82' };
+		const byField = shapeOf(['InvoiceNumber', 'Total'], [['total', 'Total']], 'InvoiceNumber');
+		expect(shapeItems(byField, {}, [invoice])).toEqual([{ id: '700345', total: '361.82' }]);
+		expect(shapeItems(byField, { output: 'fields', fields: ['Total'] }, [invoice])).toEqual([{ id: '700345', Total: '361.82' }]);
+		const byFunction = shapeOf(['url'], ['quality'], (r) => String(r.url).split('/').pop());
+		expect(shapeItems(byFunction, {}, [{ url: '/rates/csv/gold', quality: 'high' }])).toEqual([{ id: 'gold', quality: 'high' }]);
+		// The record's own id wins; a blank one is no id.
+		expect(shapeItems(byField, {}, [{ ...invoice, id: 'own' }, { ...invoice, InvoiceNumber: '' }])).toEqual([{ id: 'own', total: '361.82' }, { total: '361.82' }]);
+	});
+
+	test('an answer Simplified finds nothing in (no id, no field) is shown as it came, not as an empty item', () => {
+		const empty = { success: true, data: null };
+		expect(shapeItems(shape, {}, [empty])).toEqual([empty]);
+		expect(shapeItems(shape, { output: 'fields', fields: ['name'] }, [empty])).toEqual([{}]);
+	});
+
 	test('files and anything that is no record pass unchanged', () => {
 		const file = new FileOutput({ id: '7', fileName: 'a.wav', uri: 'https://x' }, Buffer.from('RIFF'), 'a.wav', 'audio/wav');
 		const items = [file, null, 7, ['a']] as unknown as IDataObject[];
@@ -145,7 +162,23 @@ describe('helpers of the simplifiers', () => {
 		expect(plain({ a: undefined, b: null, c: '', d: '  ', e: false, f: 0, g: 'x' })).toEqual({ e: false, f: 0, g: 'x' });
 	});
 
+	test('shapeOf: fields by name, renamed, or computed; blank values left out, in the order given', () => {
+		const cdr = shapeOf(['todesc', 'secs_call', 'from', 'tag'], ['from', ['destination', 'todesc'], ['minutes', (r) => Number(r.secs_call) / 60], 'tag']);
+		const simple = cdr.simplify({ from: '4479', todesc: 'UK - Mobile', secs_call: 120, tag: '', iso: 'GB' });
+		expect(simple).toEqual({ from: '4479', destination: 'UK - Mobile', minutes: 2 });
+		expect(Object.keys(simple)).toEqual(['from', 'destination', 'minutes']);
+		expect(cdr.fields).toEqual(['todesc', 'secs_call', 'from', 'tag']);
+	});
+
+	test('flat: the plain values of a nested object under a prefix; nested ones and no object give nothing', () => {
+		expect(flat('health', { consecutive_failures: 0, last_error: null, detail: { a: 1 }, list: [1] })).toEqual({ health_consecutive_failures: 0, health_last_error: null });
+		expect(flat('dynamic', null)).toEqual({});
+		expect(flat('dynamic', 'text')).toEqual({});
+	});
+
 	test('utcTime: both platform forms as ISO UTC with Z; a time without a zone is UTC; text that is no time stays', () => {
+		expect(utcTime('2026-01-05 10:00:00')).toBe('2026-01-05T10:00:00Z');
+		expect(utcTime('2026-01-05')).toBe('2026-01-05T00:00:00Z');
 		expect(utcTime('2026-01-05T10:00:00.000+0000')).toBe('2026-01-05T10:00:00Z');
 		expect(utcTime('2026-01-05T10:00:00Z')).toBe('2026-01-05T10:00:00Z');
 		expect(utcTime('2026-01-05T11:00:00.250+0100')).toBe('2026-01-05T10:00:00.250Z');
