@@ -138,10 +138,10 @@ describe('Voice Agent webhooks', () => {
 describe('Conversation Intelligence: Upgrade Operators', () => {
 	const SUPPORT = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
 	const path = `/intelligence/v1/configurations/${SUPPORT}/upgrade-operators`;
-	async function upgrade() {
+	async function upgrade(output = 'raw') {
 		return await runNode({
 			node: new ConversationIntelligence(),
-			parameters: { resource: 'configuration', operation: 'upgradeOperators', configurationId: SUPPORT, upgrade: 'all' },
+			parameters: { resource: 'configuration', operation: 'upgradeOperators', configurationId: SUPPORT, upgrade: 'all', output },
 			credentials: platformCredentials(sandbox),
 		});
 	}
@@ -159,6 +159,9 @@ describe('Conversation Intelligence: Upgrade Operators', () => {
 		const run = await upgrade();
 		expect(run.error).toBeUndefined();
 		expect(run.items.map((i) => (i.json as IDataObject).upgraded_operators)).toEqual([[{ name: 'sentiment', version: 3 }]]);
+		// Simplified names the operators it can read, and no "null v undefined".
+		answer('intelligence', path, JSON.stringify({ uuid: SUPPORT, version: 8, operators }));
+		expect((await upgrade('simple')).items.map((i) => i.json)).toEqual([{ id: SUPPORT, version: 8, operators: 'sentiment v3', upgraded: 'sentiment v3' }]);
 	});
 
 	test.each(WRONG_BODIES)('a body of %s is an error, not a record made of its characters', async (json, kind) => {

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { platformApi } from '../../shared/apis';
 import type { ResourceSpec } from '../../shared/operation';
+import { joined, shapeOf, utcTime } from '../../shared/outputShape';
 import { UnexpectedAnswer, isRecord } from '../../shared/responseShape';
 import { issues, matches, required } from '../../shared/validation';
 import { operatorNameList } from '../events';
@@ -34,6 +35,20 @@ function operatorReferences(record: IDataObject): IDataObject[] {
 	}
 	return (operators as unknown[]).filter(isRecord);
 }
+
+const refs = (value: unknown) => (Array.isArray(value) ? value.filter(isRecord) : []);
+const versions = (value: unknown) => joined(refs(value).map((op) => `${op.name} v${op.version}`), ', ');
+
+/**
+ * A configuration as Simplified shows it: its UUID as the id, name, version, state, and operators as `name vN`:
+ * all pinned, those this upgrade moved, and those with an upgrade still available.
+ */
+const configurationShape = shapeOf(
+	['uuid', 'name', 'description', 'version', 'template_id', 'is_active', 'sync_state', 'created_at', 'updated_at', 'operators', 'actions', 'upgraded_operators'],
+	['name', 'version', 'is_active', 'sync_state', ['updated_at', (r) => utcTime(r.updated_at)], ['operators', (r) => versions(r.operators)],
+		['upgraded', (r) => versions(r.upgraded_operators)], ['upgrade_available', (r) => joined([...new Set(refs(r.operators).filter((op) => op.upgrade_available === true).map((op) => op.name))], ', ')]],
+	'uuid',
+);
 
 export const configuration: ResourceSpec = {
 	value: 'configuration',
@@ -101,6 +116,7 @@ export const configuration: ResourceSpec = {
 					.map((op) => ({ name: op.name, version: op.version }));
 				return { ...record, upgraded_operators: upgraded };
 			},
+			shape: configurationShape,
 		},
 	],
 };

@@ -35,7 +35,7 @@ describe('Configuration: upgrade operators', () => {
 	test('all: the version goes up and every reference is current', async () => {
 		const before = (await (await fetch(`${sandbox.url}/_sandbox/intelligence/configurations`)).json()) as IDataObject[];
 		const old = before.find((c) => c.uuid === SUPPORT)!;
-		const result = await run({ resource: 'configuration', operation: 'upgradeOperators', configurationId: SUPPORT, upgrade: 'all' });
+		const result = await run({ resource: 'configuration', operation: 'upgradeOperators', configurationId: SUPPORT, upgrade: 'all', output: 'raw' });
 		expect(result.error).toBeUndefined();
 		expect(result.requests[0]).toMatchObject({ method: 'POST', path: `/intelligence/v1/configurations/${SUPPORT}/upgrade-operators`, body: { all: true } });
 		const [record] = result.json;
@@ -45,7 +45,7 @@ describe('Configuration: upgrade operators', () => {
 	});
 
 	test('named operators only', async () => {
-		const result = await run({ resource: 'configuration', operation: 'upgradeOperators', configurationId: SUPPORT, upgrade: 'named', operators: 'sentiment' });
+		const result = await run({ resource: 'configuration', operation: 'upgradeOperators', configurationId: SUPPORT, upgrade: 'named', operators: 'sentiment', output: 'raw' });
 		expect(result.requests[0].body).toEqual({ all: false, operators: ['sentiment'] });
 		expect(result.json[0].upgraded_operators).toEqual([{ name: 'sentiment', version: expect.any(Number) }]);
 	});
