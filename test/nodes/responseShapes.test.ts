@@ -190,7 +190,10 @@ describe('Wholesale Voice lists', () => {
 
 	test('a trunk list of bare names still gives one {name} item each', async () => {
 		answer('wholesale', '/v3/voice/123456/trunks', '["123456-L001","123456-office"]');
-		const run = await runWholesale(sandbox, { resource: 'trunk', operation: 'getAll', returnAll: true });
+		const run = await runWholesale(sandbox, { resource: 'trunk', operation: 'getAll', returnAll: true, output: 'raw' });
 		expect(run.json).toEqual([{ name: '123456-L001' }, { name: '123456-office' }]);
+		// Simplified: the name is the id.
+		answer('wholesale', '/v3/voice/123456/trunks', '["123456-L001","123456-office"]');
+		expect((await runWholesale(sandbox, { resource: 'trunk', operation: 'getAll', returnAll: true })).json).toEqual([{ id: '123456-L001' }, { id: '123456-office' }]);
 	});
 });

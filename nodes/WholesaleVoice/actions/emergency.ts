@@ -2,6 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { e911ErrorOf } from '../../shared/apis';
 import type { ApiResponse, Params, ResourceSpec, ValidationIssue } from '../../shared/operation';
+import { joined, shapeOf, utcTime } from '../../shared/outputShape';
 import { compact } from '../../shared/params';
 import { NUMBERS_PATH, asDisplayed, e164Digits, numberField, numberIssue, numberPath, operation, optionsField, shownFor, textField, unwrap } from '../fields';
 import { normaliseE911Address, validateE911Address, validateUsNumber } from '../validation/e911';
@@ -48,6 +49,12 @@ function ukNumberIssue(value: unknown): ValidationIssue[] {
 	return [{ field: 'Number', problem: `"${String(value).trim()}" is not a UK number`, rule: 'a UK number in E.164 without the plus: 44 and the national number without its leading 0, e.g. 441632960000 (999 data is for UK numbers only)' }];
 }
 
+/** 999 data as Simplified shows it: the name (title, forename, name, suffix) and the address, each on one line. */
+const uk999Shape = shapeOf(Object.keys(UK999_LABELS), [
+	['name', (r) => joined([r.title, r.forename, r.name, r.bussuffix])],
+	['address', (r) => joined([r.premises, r.thoroughfare, r.locality, r.postcode], ', ')],
+]);
+
 export const uk999: ResourceSpec = {
 	value: 'uk999',
 	name: 'UK 999 Data',
@@ -55,7 +62,7 @@ export const uk999: ResourceSpec = {
 	operations: [
 		operation({
 			value: 'get', name: 'Get', action: 'Get the 999 data of a number', description: 'Get the emergency-services address registered for a UK number',
-			fields: [numberField], validate: (p) => ukNumberIssue(p.number), path: (p) => numberPath(p, '/999'),
+			fields: [numberField], validate: (p) => ukNumberIssue(p.number), path: (p) => numberPath(p, '/999'), shape: uk999Shape,
 		}),
 		operation({
 			value: 'set', name: 'Set', action: 'Set the 999 data of a number, charged',
@@ -137,6 +144,22 @@ function validationOutput(response: ApiResponse, number: string): IDataObject {
 	return { valid: false, ...(number ? { number } : {}), code: refusal.code, field: refusal.field ?? null, message: refusal.message ?? '', errors: body.errors as IDataObject[], ...data };
 }
 
+/** An e911 address on one line: street, location, city, state and ZIP. */
+function addressLine(address: unknown): string | undefined {
+	const a = (address ?? {}) as IDataObject;
+	return joined([joined([a.streetNum, a.streetInfo]), a.location, a.city, joined([a.state, joined([a.postalCode, a.postalCodePlusFour], '-')])], ', ');
+}
+
+/** An e911 registration as Simplified shows it: the number as the id, status, activation, subscriber and the address in force (the provisioned one). */
+const e911Shape = shapeOf(
+	['number', 'configured', 'e911Status', 'activatedAt', 'address', 'provisionedAddress', 'provisionedDiffers', 'provisionedDifferences', 'notice'],
+	[
+		'configured', ['status', 'e911Status'], ['activated', (r) => utcTime(r.activatedAt)],
+		['name', (r) => ((r.provisionedAddress ?? r.address) as IDataObject | null)?.name], ['address', (r) => addressLine(r.provisionedAddress ?? r.address)], 'notice',
+	],
+	'number',
+);
+
 const usNumberIssues = (p: Params) => validateUsNumber('Number', e164Digits(p.number));
 const e911Record = (response: ApiResponse, p: Params) => e911Output(response.body, e164Digits(p.number));
 const VERDICT_NOTE = 'the output says valid true or false (a refused address is an answer, not an error)';
@@ -148,7 +171,7 @@ export const e911: ResourceSpec = {
 	operations: [
 		operation({
 			value: 'get', name: 'Get', action: 'Get the e911 registration of a number', description: 'Get the e911 status and the submitted and provisioned addresses of a US number',
-			fields: [numberField], validate: usNumberIssues, path: (p) => numberPath(p, '/e911'), output: e911Record,
+			fields: [numberField], validate: usNumberIssues, path: (p) => numberPath(p, '/e911'), output: e911Record, shape: e911Shape,
 		}),
 		operation({
 			value: 'remove', name: 'Remove', action: "Remove a number's e911 emergency address",

@@ -6,7 +6,15 @@ import { FileOutput } from '../../shared/operation';
 import { issues, matches, required } from '../../shared/validation';
 import { wholesaleVoiceApi } from '../../shared/apis';
 import { UnexpectedAnswer, isRecord } from '../../shared/responseShape';
+import { shapeOf } from '../../shared/outputShape';
 import { ACCOUNT_PATH, operation, optionsField, textField } from '../fields';
+
+/** An invoice as Simplified shows it: its number as the id, dates, currency, total and what is still due. */
+const invoiceShape = shapeOf(
+	['InvoiceNumber', 'Date', 'DueDate', 'Currency', 'Net', 'VAT', 'Total', 'AmountPaid', 'AmountCredited', 'AmountDue', 'TotalDue', 'TotalOverDue'],
+	[['date', 'Date'], ['due_date', 'DueDate'], ['currency', 'Currency'], ['total', 'Total'], ['amount_due', 'AmountDue']],
+	'InvoiceNumber',
+);
 
 export const invoice: ResourceSpec = {
 	value: 'invoice',
@@ -30,6 +38,7 @@ export const invoice: ResourceSpec = {
 			paging: 'client',
 			fields: [optionsField('Status', 'status', 'unpaid', [['All', 'all'], ['Paid', 'paid'], ['Unpaid', 'unpaid']])],
 			path: `${ACCOUNT_PATH}/credit/invoices/{status}`,
+			shape: invoiceShape,
 			// One item per invoice, the totals due on each; the contract's answer is an object (`Invoices`, `TotalDue`), so text, null or a number is no empty list.
 			output: (response) => {
 				const body = response.body;

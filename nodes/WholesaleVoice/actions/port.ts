@@ -1,7 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { Params, ResourceSpec, ValidationIssue } from '../../shared/operation';
+import { joined, shapeOf, utcTime } from '../../shared/outputShape';
 import { compact } from '../../shared/params';
+import { isRecord } from '../../shared/responseShape';
 import { isBlank, issues, matches, required } from '../../shared/validation';
 import { asDisplayed, collectionField, dateField, numericField, operation, optionsField, plainDateTime, rowsField, shownFor, textField, unwrap, wholesaleList } from '../fields';
 import { PORT_MAX_LINES, validatePortSubmission } from '../validation/port';
@@ -116,6 +118,19 @@ export function portSubmission(params: Params): { submission?: IDataObject; issu
 	};
 }
 
+const PORT_FIELDS = ['ref', 'mbn', 'date', 'crd', 'status_code', 'status'];
+const DETAIL_FIELDS = ['ref', 'mbn', 'status', 'status_code', 'contact_email', 'lcp', 'rh', 'account_number', 'billing_postcode', 'type', 'lines', 'channels', 'customer', 'numbers', 'events'];
+const customerName = (c: unknown) => (isRecord(c) ? (joined([c.company, c.bussuffix]) ?? joined([c.forename, c.name])) : undefined);
+const numberList = (numbers: unknown) => joined((Array.isArray(numbers) ? numbers : []).map((n: IDataObject | null) => n?.number), ', ');
+
+/** A port as Simplified shows it: its order reference as the id, main number, status, dates; the detail adds provider, customer, numbers. */
+const portShape = shapeOf(PORT_FIELDS, ['mbn', 'status', ['date', (r) => utcTime(r.date)], 'crd'], 'ref');
+const portDetailShape = shapeOf(
+	DETAIL_FIELDS,
+	['mbn', 'status', 'type', 'lcp', ['port_date', (r) => utcTime(r.port_date)], ['customer', (r) => customerName(r.customer)], ['numbers', (r) => numberList(r.numbers)]],
+	'ref',
+);
+
 export const port: ResourceSpec = {
 	value: 'port',
 	name: 'Port',
@@ -127,10 +142,11 @@ export const port: ResourceSpec = {
 			validate: (p) => issues(required('Order Reference', p.ref), matches('Order Reference', String(p.ref ?? '').trim(), /^\d+$/, 'digits only')),
 			path: `${GNP_PATH}/{ref}`,
 			output: (response, p) => ({ ref: String(p.ref).trim(), ...((unwrap(response.body) ?? {}) as IDataObject) }),
+			shape: portDetailShape,
 		}),
 		operation({
 			value: 'getAll', name: 'Get Many', action: 'Get many ports', description: 'List ports that are outstanding or completed in the last 90 days',
-			paging: 'client', path: GNP_PATH, output: wholesaleList('Get many ports', 'a list of ports'),
+			paging: 'client', path: GNP_PATH, output: wholesaleList('Get many ports', 'a list of ports'), shape: portShape,
 		}),
 		operation({
 			value: 'getLosingProviders', name: 'Get Losing Providers', action: 'Get the losing providers', description: 'List the providers a number can be ported from, with their IDs (cupid)',

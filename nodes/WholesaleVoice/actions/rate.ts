@@ -2,10 +2,28 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { binaryPropertyField } from '../../shared/describe';
 import { parseCsv, csvRecords } from '../../shared/csv';
-import type { OutputItem, ResourceSpec } from '../../shared/operation';
+import type { OutputItem, OutputShape, ResourceSpec } from '../../shared/operation';
 import { FileOutput } from '../../shared/operation';
 import { issues, required } from '../../shared/validation';
+import { plain, shapeOf } from '../../shared/outputShape';
+import { idFromUri } from '../../shared/params';
+import { isRecord } from '../../shared/responseShape';
 import { ACCOUNT_PATH, e164Digits, numberIssues, operation, optionsField, shownFor, textField } from '../fields';
+
+/** A tariff as Simplified shows it: its deck (the rate card's name, from its URL) as the id, description, service level, quality. */
+const tariffShape = shapeOf(['description', 'servicelevel', 'quality', 'prefix', 'default', 'url'], ['description', 'servicelevel', 'quality', 'default'], (r) =>
+	typeof r.url === 'string' ? idFromUri(r.url) : undefined,
+);
+
+const DECKS: Record<string, string> = { 1: 'platinum', 2: 'gold', 3: 'silver' };
+const RATES: Record<string, string> = { p: 'peak', o: 'offpeak', w: 'weekend', c: 'connection' };
+const entries = (value: unknown) => Object.entries(isRecord(value) ? value : {});
+
+/** A destination rate as Simplified shows it: the description, and each deck's rates flat (`gold_peak`, …). */
+const destinationRateShape: OutputShape = {
+	fields: ['desc', 'rates'],
+	simplify: (r) => plain({ description: r.desc, ...Object.fromEntries(entries(r.rates).flatMap(([deck, rates]) => entries(rates).map(([k, v]) => [`${DECKS[deck] ?? deck}_${RATES[k] ?? k}`, v]))) }),
+};
 
 /** The rate card: `Effective: <date>` on the first line, then a CSV with a header row. */
 export function rateCardRows(csv: string): { effective: string | null; rows: IDataObject[] } {
@@ -57,12 +75,14 @@ export const rate: ResourceSpec = {
 			fields: [textField('Number', 'number', 'The destination in E.164 form', { required: true, placeholder: 'e.g. 447700900555' })],
 			validate: numberIssues,
 			path: (p) => ({ path: `${ACCOUNT_PATH}/rate/{number}`, pathParams: { number: e164Digits(p.number) } }),
+			shape: destinationRateShape,
 		}),
 		operation({
 			value: 'getTariffs', name: 'Get Tariffs', action: 'Get the tariffs',
 			description: 'List the tariffs (rate decks) of the account with their service level and rate card location',
 			paging: 'client',
 			path: `${ACCOUNT_PATH}/rates/tariffs`,
+			shape: tariffShape,
 		}),
 	],
 };

@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { wholesaleVoiceApi } from '../../shared/apis';
 import type { ApiPath, ApiResponse, OperationContext, Params, RequestEnvironment, ResourceSpec } from '../../shared/operation';
 import { UnexpectedAnswer, isRecord } from '../../shared/responseShape';
+import { shapeOf } from '../../shared/outputShape';
 import { createClient } from '../../shared/transport/client';
 import { VOICE_PATH, asDisplayed, booleanField, collectionField, firstItem, operation, optionsField, textField, unwrap, wholesaleItems } from '../fields';
 import { validateTrunkDeletion, validateTrunkName, validateTrunkType, validateTrunkUpdate } from '../validation/account';
@@ -124,6 +125,10 @@ const DISPLAY_NAMES: Record<string, string> = Object.fromEntries(
 	(updateOptions.options as INodeProperties[]).map((o) => [o.name, `Options > ${o.displayName}`]),
 );
 
+/** A trunk as Simplified shows it: its name as the id, its type, switches, CLI format and the limits that are set (none: no limit). */
+const TRUNK_FIELDS = ['name', 'type', ...(updateOptions.options as INodeProperties[]).map((o) => o.name)];
+const trunkShape = shapeOf(TRUNK_FIELDS, TRUNK_FIELDS.slice(1), 'name');
+
 const trunkNameIssues = (p: Params, env: RequestEnvironment) => validateTrunkName('Trunk Name', trunkName(p.trunk, env), env.variables.ACCOUNT);
 
 export const trunk: ResourceSpec = {
@@ -165,11 +170,11 @@ export const trunk: ResourceSpec = {
 		},
 		operation({
 			value: 'get', name: 'Get', action: 'Get a trunk', description: 'Get one trunk: its type, switches and limits (never its password)',
-			fields: [trunkField], validate: trunkNameIssues, path: (p, env) => trunkPath(p.trunk, env),
+			fields: [trunkField], validate: trunkNameIssues, path: (p, env) => trunkPath(p.trunk, env), shape: trunkShape,
 		}),
 		operation({
 			value: 'getAll', name: 'Get Many', action: 'Get many trunks', description: 'List the active trunks of the account (a new trunk may take a moment to appear)',
-			paging: 'client', path: `${VOICE_PATH}/trunks`, output: (response) => trunkRecords(response),
+			paging: 'client', path: `${VOICE_PATH}/trunks`, output: (response) => trunkRecords(response), shape: trunkShape,
 		}),
 		{
 			value: 'update', name: 'Update', action: 'Update a trunk',

@@ -3,7 +3,8 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { filtersField } from '../../shared/describe';
 import { validationError } from '../../shared/errors';
-import type { ResourceSpec } from '../../shared/operation';
+import type { OutputShape, ResourceSpec } from '../../shared/operation';
+import { flat, plain, shapeOf, utcTime } from '../../shared/outputShape';
 import { compact } from '../../shared/params';
 import { integerInRange, isBlank, issues, matches, required } from '../../shared/validation';
 import { VOICE_PATH, asDisplayed, dateField, firstItem, keyedToList, numericField, operation, optionsField, plainDate, plainDateTime, shownFor, textField, unwrap, wholesaleItems, wholesaleList } from '../fields';
@@ -25,6 +26,23 @@ export function callsInProgress(record: IDataObject): IDataObject {
 	return { ...record, calls: keyedToList(record.calls, 'dest_id'), countries: keyedToList(record.countries, 'country_code') };
 }
 
+const CDR_FIELDS = ['call_id', 'cdr_id', 'calldate', 'direction', 'nts_source', 'trunk', 'tag', 'from', 'to', 'dest_id', 'todesc', 'iso', 'secs_call', 'secs_billed', 'chg_total', 'currency'];
+/** A CDR (its fields are the CDR event's) as Simplified shows it: the cdr_id as the id, direction, numbers, destination, start, duration, cost. */
+const cdrShape = shapeOf(
+	CDR_FIELDS,
+	['direction', 'from', 'to', ['destination', 'todesc'], ['started', (r) => utcTime(r.calldate)], ['duration', 'secs_call'], ['cost', 'chg_total'], 'currency'],
+	'cdr_id',
+);
+
+const IN_PROGRESS = ['callcount', 'answeredcount', 'total', 'currency', 'balance_available', 'approx_seconds_remaining', 'datetime', 'location', 'country'];
+/** Calls in progress as Simplified shows them: the totals (the lists are one item per destination with Items), or a destination's counts. */
+const inProgressShape = shapeOf([...IN_PROGRESS, 'account', 'balance', 'balance_locked', 'calls', 'countries', 'percent_available', 'dest_id'], IN_PROGRESS, 'dest_id');
+
+const LIMITS = ['limit_concurrent_in', 'limit_concurrent_out', 'channel_allocation', 'channel_allocation_adjustable', 'channel_allocation_global_numbers'];
+/** The limits as Simplified shows them: the named ones, and the dynamic block flat (`dynamic_active`, …). */
+const namedLimits = shapeOf(LIMITS, LIMITS);
+const limitsShape: OutputShape = { fields: [...LIMITS, 'dynamic'], simplify: (r) => ({ ...namedLimits.simplify(r), ...plain(flat('dynamic', r.dynamic)) }) };
+
 export const voice: ResourceSpec = {
 	value: 'voice',
 	name: 'Voice',
@@ -35,6 +53,7 @@ export const voice: ResourceSpec = {
 			description: 'Get the calls in progress: totals, balance, and the calls per destination and country',
 			fields: [optionsField('Items', 'view', 'summary', [['One Item (Totals With Lists)', 'summary'], ['One Item per Destination', 'destinations']])],
 			path: `${VOICE_PATH}/inprogress/current`,
+			shape: inProgressShape,
 			output: (response, p) => {
 				const record = callsInProgress((unwrap(response.body) ?? {}) as IDataObject);
 				if (p.view !== 'destinations') return record;
@@ -72,6 +91,7 @@ export const voice: ResourceSpec = {
 				return p.period === 'day' ? compact({ filter }) : compact({ date_start: plainDateTime(p.dateStart), date_end: plainDateTime(p.dateEnd), filter });
 			},
 			output: wholesaleList('Get call detail records', 'a list of CDRs'),
+			shape: cdrShape,
 		}),
 		{
 			value: 'getCdr', name: 'Get CDR', action: 'Get a call detail record by reference',
@@ -81,6 +101,7 @@ export const voice: ResourceSpec = {
 				textField('Reference', 'reference', "The reference of the call (a CDR's reference field)", { required: true }),
 			],
 			validate: (p) => [...validateReportDate('Day', plainDate(p.day)), ...issues(required('Reference', p.reference))],
+			shape: cdrShape,
 			run: async (context, p) => {
 				const request = { method: 'GET' as const, path: `${VOICE_PATH}/cdr/{day}/{reference}`, pathParams: { day: plainDate(p.day), reference: String(p.reference).trim() } };
 				const response = await context.client.request(request).catch(async (error: NodeApiError) => {
@@ -111,6 +132,7 @@ export const voice: ResourceSpec = {
 			value: 'getLimits', name: 'Get Limits', action: 'Get the channel limits',
 			description: 'Get the concurrent channel limits in effect, the channel allocation and any dynamic limits',
 			path: `${VOICE_PATH}/limits`,
+			shape: limitsShape,
 		}),
 		operation({
 			value: 'getRejectedCalls', name: 'Get Rejected Calls', action: 'Get rejected calls',

@@ -61,7 +61,7 @@ describe('Tools and account', () => {
 
 describe('Invoices and prepay', () => {
 	test('invoices: get many unwraps the list; download gives the PDF', async () => {
-		const all = await runWholesale(sandbox, { ...op('invoice', 'getAll'), status: 'all', returnAll: true });
+		const all = await runWholesale(sandbox, { ...op('invoice', 'getAll'), status: 'all', returnAll: true, output: 'raw' });
 		expect(all.requests[0].path).toBe('/v3/accounts/123456/credit/invoices/all');
 		expect(all.json.length).toBeGreaterThan(1);
 		expect(all.json[0]).toMatchObject({ InvoiceNumber: expect.any(String), AmountDue: expect.any(String), TotalDue: expect.any(Object) });
@@ -110,7 +110,7 @@ describe('Invoices and prepay', () => {
 
 describe('Rates', () => {
 	test('tariffs, rate card as file and rows, destination rate', async () => {
-		const tariffs = await runWholesale(sandbox, op('rate', 'getTariffs'));
+		const tariffs = await runWholesale(sandbox, { ...op('rate', 'getTariffs'), output: 'raw' });
 		expect(tariffs.json[0]).toMatchObject({ description: expect.any(String), url: expect.any(String) });
 		const card = await runWholesale(sandbox, { ...op('rate', 'getRateCard'), deck: 'default', format: 'both', binaryPropertyName: 'data' });
 		expect(card.requests[0]).toMatchObject({ path: '/v3/accounts/123456/rates/csv/default', headers: expect.objectContaining({ accept: 'text/csv' }) });
@@ -120,7 +120,7 @@ describe('Rates', () => {
 		expect(rows.length).toBeGreaterThan(50);
 		expect(rows.some((r) => String(r.location).includes(','))).toBe(true);
 		expect(rows[0]).toMatchObject({ prefix: expect.any(String), day: expect.any(String), effective: card.json[0].effective });
-		const rate = await runWholesale(sandbox, { ...op('rate', 'getDestinationRate'), number: '+44 7700 900123' });
+		const rate = await runWholesale(sandbox, { ...op('rate', 'getDestinationRate'), number: '+44 7700 900123', output: 'raw' });
 		expect(rate.requests[0].path).toBe('/v3/accounts/123456/rate/447700900123');
 		expect(rate.json[0]).toMatchObject({ desc: expect.any(String), rates: expect.any(Object) });
 		expectRefused(await runWholesale(sandbox, { resource: 'rate', operation: 'getDestinationRate', number: 'abc' }), 'Number');
@@ -315,7 +315,7 @@ describe('Voice', () => {
 	});
 
 	test('calls in progress flattened, one item per destination, one call, hang up', async () => {
-		const summary = await runWholesale(sandbox, { ...op('voice', 'getCallsInProgress'), view: 'summary' });
+		const summary = await runWholesale(sandbox, { ...op('voice', 'getCallsInProgress'), view: 'summary', output: 'raw' });
 		const record = summary.json[0];
 		expect(Array.isArray(record.calls)).toBe(true);
 		expect(Array.isArray(record.countries)).toBe(true);
@@ -341,6 +341,7 @@ describe('Voice', () => {
 			period: 'range',
 			dateStart: new Date(Date.now() - 7 * 86_400_000).toISOString(),
 			returnAll: true,
+			output: 'raw',
 			filters: { toISO: 'GB' },
 		});
 		expect(all.requests.length).toBeGreaterThan(1);

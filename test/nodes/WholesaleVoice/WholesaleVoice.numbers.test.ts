@@ -148,7 +148,7 @@ describe('Number routing', () => {
 
 describe('UK 999 data', () => {
 	test('get; set for a business with only business fields sent', async () => {
-		expect((await runWholesale(sandbox, { ...op('uk999', 'get'), number: '441632960001' })).json[0]).toMatchObject({ postcode: 'LS1 4AP' });
+		expect((await runWholesale(sandbox, { ...op('uk999', 'get'), number: '441632960001', output: 'raw' })).json[0]).toMatchObject({ postcode: 'LS1 4AP' });
 		const run = await runWholesale(sandbox, {
 			...op('uk999', 'set'),
 			number: '441632960002',
@@ -195,7 +195,7 @@ describe('US e911', () => {
 		expect(run.error).toBeUndefined();
 		expect(run.requests[0].body).toEqual({ name: 'Acme Voice NY', streetNum: '350', streetInfo: 'Fifth Avenue', location: 'Floor 21', city: 'New York', state: 'NY', postalCode: '10118' });
 		expect(run.json[0]).toMatchObject({ result: 'corrected', provisionedDiffers: true, provisionedDifferences: expect.arrayContaining(['streetInfo']), notice: expect.stringMatching(/differs/) });
-		expect((await runWholesale(sandbox, { ...op('e911', 'get'), number: '14155550100' })).json[0]).toMatchObject({ configured: true, e911Status: 'In Service' });
+		expect((await runWholesale(sandbox, { ...op('e911', 'get'), number: '14155550100', output: 'raw' })).json[0]).toMatchObject({ configured: true, e911Status: 'In Service' });
 		expect((await runWholesale(sandbox, { ...op('e911', 'remove'), number: '14155550100' })).json[0]).toMatchObject({ configured: false });
 	});
 
@@ -279,9 +279,9 @@ describe('Porting', () => {
 			{ number: '01632960201', type: 'associated', action: 'port' },
 		]);
 		expect(run.json[0]).toMatchObject({ success: true, ref: expect.any(Number) });
-		const ports = await runWholesale(sandbox, { ...op('port', 'getAll'), returnAll: true });
+		const ports = await runWholesale(sandbox, { ...op('port', 'getAll'), returnAll: true, output: 'raw' });
 		expect(ports.json.map((p) => p.ref)).toContain(run.json[0].ref);
-		const one = await runWholesale(sandbox, { ...op('port', 'get'), ref: String(run.json[0].ref) });
+		const one = await runWholesale(sandbox, { ...op('port', 'get'), ref: String(run.json[0].ref), output: 'raw' });
 		expect(one.json[0]).toMatchObject({ mbn: '01632960200', events: expect.any(Array) });
 		// A provider list that gives an integer cupid below 100: sent as the integer, not refused as text.
 		const small = await runWholesale(sandbox, { ...op('port', 'submit'), ...submission, mbn: '01632960300', numbers: { number: [] }, lcp: '7|Tiny Telecom' }, { continueOnFail: true });

@@ -1,0 +1,227 @@
+/**
+ * The output choice of the Wholesale Voice reads whose records the contract shows: Simplified by
+ * default (the record's id first, its plain fields, nothing nested), Raw (the records as the node
+ * gave them before the choice existed), Selected Fields (the id and the chosen fields).
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import type { Sandbox } from '../../../sandbox';
+import { startSandbox } from '../../../sandbox';
+import { fakeClockForFile } from '../../harness/clock';
+import { runWholesale } from './wholesaleKit';
+
+let sandbox: Sandbox;
+beforeAll(async () => (sandbox = await startSandbox()));
+afterAll(async () => await sandbox.close());
+beforeEach(() => sandbox.reset());
+// Calls in progress cost more every second: a clock that stands still while Raw and Simplified are read.
+fakeClockForFile();
+
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+const TWO_DAYS_AGO = () => new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 19).replace('T', ' ');
+
+/** The records at a path as the API answers them, the `{success, data}` envelope removed. */
+async function answered(path: string, key?: string): Promise<IDataObject[]> {
+	const response = await fetch(`${sandbox.url}${path}`, { headers: { Authorization: `Basic ${Buffer.from('api123456:wv-demo-123456').toString('base64')}` } });
+	const body = (await response.json()) as IDataObject;
+	const data = key ? body[key] : 'success' in body && 'data' in body ? body.data : body;
+	return (Array.isArray(data) ? data : [data]) as IDataObject[];
+}
+
+interface Case {
+	name: string;
+	parameters: INodeParameters;
+	/** Where the API answers the same records (GET), and the list's key when it is not `data`. */
+	path: string;
+	key?: string;
+	/** Where the id comes from, when the record has one. */
+	id?: string | ((record: IDataObject) => unknown);
+	/** Raw is the answer exactly, or (the node adds fields or turns keyed objects into lists) holds its plain fields. */
+	rawExactly: boolean;
+	/** The Simplified form of the first record. */
+	simplified: IDataObject;
+	chosen: [string, string];
+}
+
+const many = (resource: string, operation: string, extra: INodeParameters = {}) => ({ resource, operation, returnAll: true, ...extra });
+
+const CASES: Case[] = [
+	{
+		name: 'invoice getAll (its number is the id; the totals due are left to Raw)',
+		parameters: many('invoice', 'getAll', { status: 'all' }),
+		path: '/v3/accounts/123456/credit/invoices/all',
+		key: 'Invoices',
+		id: 'InvoiceNumber',
+		rawExactly: false,
+		simplified: { id: expect.any(String), date: expect.any(String), due_date: expect.any(String), currency: 'GBP', total: expect.any(String), amount_due: expect.any(String) },
+		chosen: ['Total', 'TotalDue'],
+	},
+	{
+		name: 'port getAll',
+		parameters: many('port', 'getAll'),
+		path: '/v3/porting/123456/gnp',
+		id: 'ref',
+		rawExactly: true,
+		simplified: { id: 40001, mbn: '01632960100', status: 'complete', date: expect.stringMatching(ISO_UTC), crd: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) },
+		chosen: ['status_code', 'crd'],
+	},
+	{
+		name: 'port get (customer, numbers and the port date on one line each)',
+		parameters: { resource: 'port', operation: 'get', ref: '40001' },
+		path: '/v3/porting/123456/gnp/40001',
+		id: 'ref',
+		rawExactly: true,
+		simplified: {
+			id: 40001, mbn: '01632960100', status: 'complete', type: 'multi', lcp: 'BT', port_date: expect.stringMatching(ISO_UTC),
+			customer: 'Acme Widgets Ltd', numbers: '01632960100, 01632960101, 01632960102',
+		},
+		chosen: ['events', 'rh'],
+	},
+	{
+		name: 'rate getTariffs (the deck, from the rate card URL, is the id)',
+		parameters: many('rate', 'getTariffs'),
+		path: '/v3/accounts/123456/rates/tariffs',
+		id: (r) => String(r.url).split('/').pop(),
+		rawExactly: true,
+		simplified: { id: 'platinum', description: 'Platinum', servicelevel: 1, quality: 'premium' },
+		chosen: ['url', 'prefix'],
+	},
+	{
+		name: 'rate getDestinationRate (each deck flat, named)',
+		parameters: { resource: 'rate', operation: 'getDestinationRate', number: '447700900123' },
+		path: '/v3/accounts/123456/rate/447700900123',
+		rawExactly: true,
+		simplified: {
+			description: expect.any(String),
+			...Object.fromEntries(['platinum', 'gold', 'silver'].flatMap((deck) => ['peak', 'offpeak', 'weekend', 'connection'].map((rate) => [`${deck}_${rate}`, expect.stringMatching(/^\d+\.\d+$/)]))),
+		},
+		chosen: ['rates', 'desc'],
+	},
+	{
+		name: 'trunk getAll (limits without a value left out)',
+		parameters: many('trunk', 'getAll'),
+		path: '/v3/voice/123456/trunks',
+		id: 'name',
+		rawExactly: true,
+		simplified: { id: '123456-L001', type: 'IP', cli_format: 'e164', enabled: 1, enable_in: 1, enabled_out: 1 },
+		chosen: ['limit_concurrent_out', 'enabled'],
+	},
+	{
+		name: 'trunk get',
+		parameters: { resource: 'trunk', operation: 'get', trunk: { __rl: true, mode: 'name', value: 'office' } },
+		path: '/v3/voice/123456/trunks/123456-office',
+		id: 'name',
+		rawExactly: true,
+		simplified: { id: '123456-office', type: 'auth', cli_format: 'e164', enabled: 1, enable_in: 1, enabled_out: 1 },
+		chosen: ['type', 'cli_format'],
+	},
+	{
+		name: 'voice getCdrs (the cdr_id is the id)',
+		parameters: { resource: 'voice', operation: 'getCdrs', period: 'range', dateStart: TWO_DAYS_AGO(), returnAll: false, limit: 20, filters: {} },
+		path: `/v3/voice/123456/cdr?date_start=${encodeURIComponent(TWO_DAYS_AGO())}&limit=20`,
+		id: 'cdr_id',
+		rawExactly: true,
+		simplified: {
+			id: expect.any(String), direction: expect.stringMatching(/^(in|out)$/), from: expect.any(String), to: expect.any(String), destination: expect.any(String),
+			started: expect.stringMatching(ISO_UTC), duration: expect.any(Number), cost: expect.any(Number), currency: 'GBP',
+		},
+		chosen: ['call_id', 'secs_billed'],
+	},
+	{
+		name: 'voice getLimits (the dynamic block flat)',
+		parameters: { resource: 'voice', operation: 'getLimits' },
+		path: '/v3/voice/123456/limits',
+		rawExactly: true,
+		simplified: {
+			limit_concurrent_in: 10, limit_concurrent_out: 20, channel_allocation: 30, channel_allocation_adjustable: true, channel_allocation_global_numbers: 4, dynamic_active: false,
+		},
+		chosen: ['dynamic', 'channel_allocation'],
+	},
+	{
+		name: 'voice getCallsInProgress (the totals; the lists are Items: One Item per Destination)',
+		parameters: { resource: 'voice', operation: 'getCallsInProgress' },
+		path: '/v3/voice/123456/inprogress/current',
+		rawExactly: false,
+		simplified: {
+			callcount: 3, answeredcount: 2, total: expect.any(Number), currency: 'GBP', balance_available: expect.any(Number), approx_seconds_remaining: expect.any(Number),
+			datetime: expect.any(String),
+		},
+		chosen: ['balance', 'countries'],
+	},
+	{
+		name: 'uk999 get (name and address on one line each)',
+		parameters: { resource: 'uk999', operation: 'get', number: '441632960001' },
+		path: '/v3/numbers/123456/allocated/441632960001/999',
+		rawExactly: true,
+		simplified: { name: 'Acme Voice Ltd', address: 'Unit 4, Wellington Street, Leeds, LS1 4AP' },
+		chosen: ['postcode', 'bussuffix'],
+	},
+	{
+		name: 'e911 get (the number is the id; the address in force on one line)',
+		parameters: { resource: 'e911', operation: 'get', number: '12025550143' },
+		path: '/v3/numbers/123456/allocated/12025550143/e911',
+		id: 'number',
+		rawExactly: false,
+		simplified: {
+			id: '12025550143', configured: true, status: 'In Service', activated: expect.stringMatching(ISO_UTC), name: 'Acme Voice DC Office',
+			address: '1600 Pennsylvania Ave NW, Suite 200, Washington, DC 20500',
+		},
+		chosen: ['provisionedAddress', 'e911Status'],
+	},
+];
+
+describe.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {
+	test('Simplified by default: the id first, plain fields, nothing nested', async () => {
+		const run = await runWholesale(sandbox, c.parameters);
+		expect(run.error).toBeUndefined();
+		expect(run.json.length).toBeGreaterThan(0);
+		expect(run.json[0]).toEqual(c.simplified);
+		for (const item of run.json) {
+			if (c.id) expect(Object.keys(item)[0]).toBe('id');
+			expect(Object.values(item).some((value) => value !== null && typeof value === 'object')).toBe(false);
+			expect(Object.keys(item).filter((key) => ['url', 'uri', 'links'].includes(key))).toEqual([]);
+		}
+	});
+
+	test('Raw: the records as before the choice existed', async () => {
+		const run = await runWholesale(sandbox, { ...c.parameters, output: 'raw' });
+		expect(run.error).toBeUndefined();
+		const records = await answered(c.path, c.key);
+		if (c.rawExactly) expect(run.json).toEqual(records);
+		else {
+			const plainFields = (record: IDataObject) => Object.fromEntries(Object.entries(record).filter(([, value]) => value === null || typeof value !== 'object'));
+			expect(run.json).toEqual(records.map((record) => expect.objectContaining(plainFields(record))));
+		}
+	});
+
+	test('Selected Fields: the id and the chosen fields, as the API names them', async () => {
+		const raw = (await runWholesale(sandbox, { ...c.parameters, output: 'raw' })).json;
+		const run = await runWholesale(sandbox, { ...c.parameters, output: 'fields', fields: c.chosen });
+		expect(run.error).toBeUndefined();
+		const idOf = (record: IDataObject) => (typeof c.id === 'function' ? c.id(record) : c.id && record[c.id]);
+		const pick = (record: IDataObject) => ({ ...(c.id ? { id: idOf(record) } : {}), ...Object.fromEntries(c.chosen.filter((key) => key in record).map((key) => [key, record[key]])) });
+		expect(run.json).toEqual(raw.map(pick));
+	});
+});
+
+test('calls in progress, one item per destination: each destination its own id, counts and total', async () => {
+	const [first] = (await runWholesale(sandbox, { resource: 'voice', operation: 'getCallsInProgress', view: 'destinations' })).json;
+	expect(first).toEqual({
+		id: expect.any(String), callcount: expect.any(Number), answeredcount: expect.any(Number), total: expect.any(Number), currency: 'GBP', datetime: expect.any(String),
+		location: expect.any(String), country: expect.any(String),
+	});
+});
+
+test('no 999 data: the answer is shown as it came, not as an empty item', async () => {
+	const run = await runWholesale(sandbox, { resource: 'uk999', operation: 'get', number: '441632960002' });
+	expect(run.json).toEqual([{ success: true, data: null }]);
+});
+
+test('a CDR history of 50 calls: Simplified is at most two thirds of Raw (JSON bytes of the items; Raw has no URIs to drop)', async () => {
+	const history = async (output: string) =>
+		(await runWholesale(sandbox, { resource: 'voice', operation: 'getCdrs', period: 'range', dateStart: TWO_DAYS_AGO(), returnAll: false, limit: 50, filters: {}, output })).json;
+	const [simplified, raw] = [await history('simple'), await history('raw')];
+	expect([simplified.length, raw.length]).toEqual([50, 50]);
+	expect(simplified.map((cdr) => cdr.id)).toEqual(raw.map((cdr) => cdr.cdr_id));
+	expect(JSON.stringify(simplified).length / JSON.stringify(raw).length).toBeLessThanOrEqual(2 / 3);
+});
