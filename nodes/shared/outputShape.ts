@@ -106,15 +106,15 @@ export function plain(values: IDataObject): IDataObject {
 }
 
 /**
- * A platform time (`Z`, milliseconds and `+0000`, or wholesale's `YYYY-MM-DD hh:mm:ss` GMT) as ISO 8601 UTC with a `Z` and no zero
- * milliseconds. The contracts give UTC times, so one without a zone is read as UTC; text that is
- * no time is kept as given.
+ * A platform time (`Z`, milliseconds and `+0000`, or wholesale's `YYYY-MM-DD hh:mm:ss` GMT) as ISO 8601 UTC
+ * to the second, with a `Z`. The contracts give UTC times, so one without a zone is read as UTC; text
+ * that is no time is kept as given.
  */
 export function utcTime(value: unknown): string | undefined {
 	if (isBlank(value)) return undefined;
 	const text = String(value).trim();
 	const zoned = /[T ]\d{2}:\d{2}(:\d{2}([.,]\d+)?)?$/i.test(text) ? `${text}Z` : text;
-	return parseDateTime(zoned) ? isoUtc(zoned) : text;
+	return parseDateTime(zoned) ? isoUtc(zoned)?.replace(/\.\d+Z$/, 'Z') : text;
 }
 
 /** Words joined by `separator`, the empty ones left out; undefined when none is left. */
