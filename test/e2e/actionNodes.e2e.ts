@@ -127,7 +127,7 @@ const WHOLESALE_STEPS: Step[] = [
 	['Account type', { resource: 'account', operation: 'getType' }],
 	['Prepay balance', { resource: 'prepay', operation: 'getBalance' }],
 	['Invoices', { resource: 'invoice', operation: 'getAll', status: 'all', returnAll: false, limit: 2 }],
-	['Invoice PDF', { resource: 'invoice', operation: 'download', invoiceNumber: "={{ $('Invoices').first().json.InvoiceNumber }}", binaryPropertyName: 'data' }],
+	['Invoice PDF', { resource: 'invoice', operation: 'download', invoiceNumber: "={{ $('Invoices').first().json.id }}", binaryPropertyName: 'data' }],
 	['Rate card', { resource: 'rate', operation: 'getRateCard', deck: 'default', format: 'file', binaryPropertyName: 'data' }],
 	['Latest CDRs report', { resource: 'report', operation: 'request', reportType: 'voiceCdrLatest', latest: '10', waitForResult: true, maxWaitSeconds: 60, includeRawFile: false, callback: '' }],
 	['Trunk: create', { resource: 'trunk', operation: 'create', trunk: 'e2e', type: 'auth' }],
@@ -306,7 +306,8 @@ describe(`every action node under n8n execute (target ${process.env.TELEPHONY_N8
 		const id = 'e2eNodeIntellgnc';
 		expect(runError(runs[id])).toBeUndefined();
 		const [config] = json(id, 'Upgrade operators');
-		expect(config).toEqual(expect.objectContaining({ uuid: SUPPORT_CONFIG, version: 8, upgraded_operators: [{ name: 'sentiment', version: 3 }] }));
+		// Simplified (the default): the UUID is the id, the operators as `name vN`.
+		expect(config).toEqual(expect.objectContaining({ id: SUPPORT_CONFIG, version: 8, upgraded: 'sentiment v3' }));
 		expect(json(id, 'Stream token')).toEqual([expect.objectContaining({ session_id: 'sess_e2e_watch', token: expect.stringMatching(/^sst_/) })]);
 		const events = json(id, 'Watch events');
 		expect(events.map((e) => e.event_type).filter((t, i, all) => all.indexOf(t) === i)).toEqual(['operator_result', 'session_ended']);
@@ -334,7 +335,8 @@ describe(`every action node under n8n execute (target ${process.env.TELEPHONY_N8
 		expect(json(id, 'Latest CDRs report').length).toBe(10);
 		expect(json(id, 'Trunk: create')).toEqual([expect.objectContaining({ password: expect.any(String) })]);
 		expect(json(id, 'Number: validate')).toEqual([expect.objectContaining({ valid: true, valid_cli: true })]);
-		expect(json(id, 'e911: get')).toEqual([expect.objectContaining({ number: '12025550143', configured: true })]);
+		// Simplified (the default): the number is the id, the status and the address in force flat.
+		expect(json(id, 'e911: get')).toEqual([expect.objectContaining({ id: '12025550143', configured: true, status: 'In Service', address: expect.any(String) })]);
 		expect(JSON.stringify(json(id, 'Trunk: delete the default'))).toMatch(/default IP-authenticated trunk/);
 		const log = await admin.requests({ api: 'wholesale', since: since[id] });
 		expect(log.filter((r) => r.path.startsWith('/v3/files/') && r.status === 200)).toHaveLength(1);

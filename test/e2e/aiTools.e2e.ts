@@ -229,8 +229,8 @@ const PLANS: Record<NodeUnderTest['key'], PlannedCall[]> = {
 		{
 			resource: 'invoice',
 			operation: 'download',
-			parameters: { invoiceNumber: fromAI('Invoice_Number', 'The InvoiceNumber of an invoice, from Get many invoices') },
-			args: { Invoice_Number: '{{ tool:Get many invoices | find:InvoiceNumber | first }}' },
+			parameters: { invoiceNumber: fromAI('Invoice_Number', 'The invoice number: the id of an invoice, from Get many invoices') },
+			args: { Invoice_Number: '{{ tool:Get many invoices | find:id | first }}' },
 			expect: { method: 'GET', path: /invoice/ },
 			// The PDF stays in n8n.
 			check: (json, content) => {

@@ -23,7 +23,7 @@ export const invoice: ResourceSpec = {
 	operations: [
 		{
 			value: 'download', name: 'Download PDF', action: 'Download an invoice as PDF', description: 'Download one invoice as a PDF file (binary data)',
-			fields: [textField('Invoice Number', 'invoiceNumber', 'The InvoiceNumber of an invoice from Get Many', { required: true }), binaryPropertyField],
+			fields: [textField('Invoice Number', 'invoiceNumber', 'The invoice number: the id of an invoice from Get Many (InvoiceNumber in Raw)', { required: true }), binaryPropertyField],
 			validate: (p) =>
 				issues(required('Invoice Number', p.invoiceNumber), matches('Invoice Number', String(p.invoiceNumber ?? '').trim(), /^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only')),
 			request: (p) => ({ method: 'GET', path: `${ACCOUNT_PATH}/credit/invoices/{invoiceNumber}.pdf`, pathParams: { invoiceNumber: p.invoiceNumber }, accept: 'application/pdf', responseType: 'binary' }),

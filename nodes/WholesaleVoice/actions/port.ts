@@ -18,7 +18,7 @@ const PORT_FIELD_LABELS: Record<string, string> = {
 	account_number: 'Additional Fields > Account Number', orig_ref: 'Additional Fields > Original Order Reference', port_date: 'Additional Fields > Port Date',
 };
 
-const refField = textField('Order Reference', 'ref', 'The ref of the port, as Submit or Get Many returned it', { required: true });
+const refField = textField('Order Reference', 'ref', "The ref of the port, as Submit returned it, or a port's id from Get Many", { required: true });
 
 const customerFields: INodeProperties[] = [
 	['title', 'Title', 'e.g. Mr'], ['forename', 'Forename', ''], ['name', 'Surname', 'For a business, the surname of the letter-of-authority signatory'],

@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { filtersField } from '../../shared/describe';
 import { validationError } from '../../shared/errors';
 import type { OutputShape, ResourceSpec } from '../../shared/operation';
-import { flat, plain, shapeOf, utcTime } from '../../shared/outputShape';
+import { flat, joined, plain, shapeOf, utcTime } from '../../shared/outputShape';
 import { compact } from '../../shared/params';
 import { integerInRange, isBlank, issues, matches, required } from '../../shared/validation';
 import { VOICE_PATH, asDisplayed, dateField, firstItem, keyedToList, numericField, operation, optionsField, plainDate, plainDateTime, shownFor, textField, unwrap, wholesaleItems, wholesaleList } from '../fields';
@@ -35,8 +35,13 @@ const cdrShape = shapeOf(
 );
 
 const IN_PROGRESS = ['callcount', 'answeredcount', 'total', 'currency', 'balance_available', 'approx_seconds_remaining', 'datetime', 'location', 'country'];
-/** Calls in progress as Simplified shows them: the totals (the lists are one item per destination with Items), or a destination's counts. */
-const inProgressShape = shapeOf([...IN_PROGRESS, 'account', 'balance', 'balance_locked', 'calls', 'countries', 'percent_available', 'dest_id'], IN_PROGRESS, 'dest_id');
+const perDestination = (calls: unknown) => joined((Array.isArray(calls) ? calls : []).map((d: IDataObject) => `${d.location}: ${d.callcount} (${d.answeredcount} answered)`), ', ');
+/** Calls in progress as Simplified shows them: the totals and the destinations on one line, or (one item per destination) a destination's counts. */
+const inProgressShape = shapeOf(
+	[...IN_PROGRESS, 'account', 'balance', 'balance_locked', 'calls', 'countries', 'percent_available', 'dest_id'],
+	[...IN_PROGRESS, ['destinations', (r) => perDestination(r.calls)]],
+	'dest_id',
+);
 
 const LIMITS = ['limit_concurrent_in', 'limit_concurrent_out', 'channel_allocation', 'channel_allocation_adjustable', 'channel_allocation_global_numbers'];
 /** The limits as Simplified shows them: the named ones, and the dynamic block flat (`dynamic_active`, …). */

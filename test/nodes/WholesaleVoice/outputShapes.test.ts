@@ -138,13 +138,13 @@ const CASES: Case[] = [
 		chosen: ['dynamic', 'channel_allocation'],
 	},
 	{
-		name: 'voice getCallsInProgress (the totals; the lists are Items: One Item per Destination)',
+		name: 'voice getCallsInProgress (the totals, the destinations on one line)',
 		parameters: { resource: 'voice', operation: 'getCallsInProgress' },
 		path: '/v3/voice/123456/inprogress/current',
 		rawExactly: false,
 		simplified: {
 			callcount: 3, answeredcount: 2, total: expect.any(Number), currency: 'GBP', balance_available: expect.any(Number), approx_seconds_remaining: expect.any(Number),
-			datetime: expect.any(String),
+			datetime: expect.any(String), destinations: 'United Kingdom - Fixed: 1 (0 answered), United Kingdom - Mobile, Other: 1 (1 answered), France - Mobile: 1 (1 answered)',
 		},
 		chosen: ['balance', 'countries'],
 	},
