@@ -1,8 +1,8 @@
 /**
  * What the output choice saves: each list operation of the action nodes with an output shape, run
- * with Limit 50 through n8n's execution code, Raw and Simplified. Prints per operation the records,
- * the JSON bytes of the items in each form, their ratio, and tokens (≈ bytes / 4, what a model is
- * charged for reading them). The Hosted PBX call history must cost at most a third of Raw.
+ * with Limit 50 through n8n's execution code: Raw, Simplified, and Selected Fields (the id and two
+ * fields). Prints per operation the records, the JSON bytes of the items in each form, the ratio of
+ * Simplified to Raw, and tokens (≈ bytes / 4, what a model is charged for reading them). The Hosted PBX call history must cost at most a third of Raw.
  * The sandbox's bulk records fill the PBX lists to 50; the wholesale lists hold what the sandbox
  * has (fewer than 50 invoices, ports, tariffs and trunks); Conversation Intelligence has no list.
  * Run: npm run bench -- output-size
@@ -43,39 +43,40 @@ run(async () => {
 	const wholesale = { wholesaleVoiceApi: { baseUrl: sandbox.url, apiUsername: 'api123456', apiPassword: 'wv-demo-123456', accountId: '123456', maxRateLimitWait: 0 } };
 	const platform = { platformApiKeyApi: { baseUrl: sandbox.url, apiKey: key, maxRateLimitWait: 0 } };
 	const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 19).replace('T', ' ');
-	const lists: Array<[string, () => INodeType, Record<string, unknown>, INodeParameters]> = [
-		['Hosted PBX call history', () => new HostedPbx(), acme, { resource: 'call', operation: 'getAll', customerId: me }],
-		['Hosted PBX SMS', () => new HostedPbx(), acme, { resource: 'sms', operation: 'getAll', customerId: me }],
-		['Hosted PBX recordings', () => new HostedPbx(), acme, { resource: 'recording', operation: 'getAll', customerId: me }],
-		['Hosted PBX phone book', () => new HostedPbx(), acme, { resource: 'phoneBook', operation: 'getAll', customerId: me }],
-		['Hosted PBX sounds', () => new HostedPbx(), acme, { resource: 'sound', operation: 'getAll', customerId: me }],
-		['Hosted PBX phone numbers', () => new HostedPbx(), acme, { resource: 'phoneNumber', operation: 'getAll', customerId: me }],
-		['Hosted PBX outgoing caller IDs', () => new HostedPbx(), acme, { resource: 'outgoingCallerId', operation: 'getAll', customerId: me }],
-		['Hosted PBX call bundles', () => new HostedPbx(), acme, { resource: 'callBundle', operation: 'getAll', customerId: me }],
-		['Hosted PBX customers (reseller)', () => new HostedPbx(), pbx('reseller', 'reseller-secret'), { resource: 'customer', operation: 'getAll' }],
-		['Voice Agent webhooks', () => new VoiceAgent(), platform, { resource: 'webhook', operation: 'getAll' }],
-		['Wholesale CDRs', () => new WholesaleVoice(), wholesale, { resource: 'voice', operation: 'getCdrs', period: 'range', dateStart: twoDaysAgo, filters: {} }],
-		['Wholesale invoices', () => new WholesaleVoice(), wholesale, { resource: 'invoice', operation: 'getAll', status: 'all' }],
-		['Wholesale ports', () => new WholesaleVoice(), wholesale, { resource: 'port', operation: 'getAll' }],
-		['Wholesale tariffs', () => new WholesaleVoice(), wholesale, { resource: 'rate', operation: 'getTariffs' }],
-		['Wholesale trunks', () => new WholesaleVoice(), wholesale, { resource: 'trunk', operation: 'getAll' }],
+	/** Name, node, credentials, parameters, and two fields for Selected Fields. */
+	const lists: Array<[string, () => INodeType, Record<string, unknown>, INodeParameters, string[]]> = [
+		['Hosted PBX call history', () => new HostedPbx(), acme, { resource: 'call', operation: 'getAll', customerId: me }, ['direction', 'callStarted']],
+		['Hosted PBX SMS', () => new HostedPbx(), acme, { resource: 'sms', operation: 'getAll', customerId: me }, ['direction', 'body']],
+		['Hosted PBX recordings', () => new HostedPbx(), acme, { resource: 'recording', operation: 'getAll', customerId: me }, ['direction', 'started']],
+		['Hosted PBX phone book', () => new HostedPbx(), acme, { resource: 'phoneBook', operation: 'getAll', customerId: me }, ['name', 'phoneNumber']],
+		['Hosted PBX sounds', () => new HostedPbx(), acme, { resource: 'sound', operation: 'getAll', customerId: me }, ['name', 'type']],
+		['Hosted PBX phone numbers', () => new HostedPbx(), acme, { resource: 'phoneNumber', operation: 'getAll', customerId: me }, ['number', 'identifier']],
+		['Hosted PBX outgoing caller IDs', () => new HostedPbx(), acme, { resource: 'outgoingCallerId', operation: 'getAll', customerId: me }, ['number', 'allowSms']],
+		['Hosted PBX call bundles', () => new HostedPbx(), acme, { resource: 'callBundle', operation: 'getAll', customerId: me }, ['name', 'availableMins']],
+		['Hosted PBX customers (reseller)', () => new HostedPbx(), pbx('reseller', 'reseller-secret'), { resource: 'customer', operation: 'getAll' }, ['company', 'email']],
+		['Voice Agent webhooks', () => new VoiceAgent(), platform, { resource: 'webhook', operation: 'getAll' }, ['event_type', 'url']],
+		['Wholesale CDRs', () => new WholesaleVoice(), wholesale, { resource: 'voice', operation: 'getCdrs', period: 'range', dateStart: twoDaysAgo, filters: {} }, ['to', 'chg_total']],
+		['Wholesale invoices', () => new WholesaleVoice(), wholesale, { resource: 'invoice', operation: 'getAll', status: 'all' }, ['Total', 'AmountDue']],
+		['Wholesale ports', () => new WholesaleVoice(), wholesale, { resource: 'port', operation: 'getAll' }, ['mbn', 'status']],
+		['Wholesale tariffs', () => new WholesaleVoice(), wholesale, { resource: 'rate', operation: 'getTariffs' }, ['description', 'quality']],
+		['Wholesale trunks', () => new WholesaleVoice(), wholesale, { resource: 'trunk', operation: 'getAll' }, ['type', 'enabled']],
 	];
 
-	const rows: Array<{ name: string; records: number; raw: number; simple: number }> = [];
-	for (const [name, node, credentials, parameters] of lists) {
+	const rows: Array<{ name: string; records: number; raw: number; simple: number; selected: number; fields: string[] }> = [];
+	for (const [name, node, credentials, parameters, fields] of lists) {
 		const bytes = async (output: string) => {
-			const execution = await runNode({ node: node(), parameters: { ...parameters, returnAll: false, limit: LIMIT, output }, credentials: credentials as never });
+			const execution = await runNode({ node: node(), parameters: { ...parameters, returnAll: false, limit: LIMIT, output, fields }, credentials: credentials as never });
 			if (execution.error) throw new Error(`${name} (${output}) failed: ${execution.error.message}`);
 			return { records: execution.items.length, bytes: Buffer.byteLength(JSON.stringify(execution.items.map((item) => item.json))) };
 		};
-		const [raw, simple] = [await bytes('raw'), await bytes('simple')];
-		if (raw.records !== simple.records) throw new Error(`${name}: ${raw.records} records Raw, ${simple.records} Simplified`);
-		rows.push({ name, records: raw.records, raw: raw.bytes, simple: simple.bytes });
+		const [raw, simple, selected] = [await bytes('raw'), await bytes('simple'), await bytes('fields')];
+		if (raw.records !== simple.records || raw.records !== selected.records) throw new Error(`${name}: ${raw.records} records Raw, ${simple.records} Simplified, ${selected.records} Selected Fields`);
+		rows.push({ name, records: raw.records, raw: raw.bytes, simple: simple.bytes, selected: selected.bytes, fields });
 	}
 	await sandbox.close();
 
-	const header = ['list (Limit ' + LIMIT + ')', 'records', 'Raw bytes', 'Simplified bytes', 'ratio', 'Raw tokens ≈', 'Simplified tokens ≈'];
-	const table = rows.map((r) => [r.name, String(r.records), num(r.raw), num(r.simple), (r.simple / r.raw).toFixed(2), num(r.raw / 4), num(r.simple / 4)]);
+	const header = [`list (Limit ${LIMIT})`, 'records', 'Raw bytes', 'Simplified bytes', 'ratio', 'Raw tokens ≈', 'Simplified tokens ≈', 'Selected Fields bytes (id and two)'];
+	const table = rows.map((r) => [r.name, String(r.records), num(r.raw), num(r.simple), (r.simple / r.raw).toFixed(2), num(r.raw / 4), num(r.simple / 4), `${num(r.selected)} (${r.fields.join(', ')})`]);
 	const widths = header.map((_, i) => Math.max(...[header, ...table].map((row) => row[i].length)));
 	process.stdout.write(`\nOutput size, Raw against Simplified (tokens ≈ bytes / 4)\n`);
 	for (const row of [header, ...table]) process.stdout.write(`  ${row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ')}\n`);
