@@ -147,6 +147,8 @@ describe(`the recipes in a real n8n with active triggers (target ${process.env.T
 	const smsSent = async (since: number, match: (body: Record<string, string>) => boolean, count = 1, timeoutMs = 30_000) =>
 		await admin.waitForRequests({ api: 'pbx', method: 'POST', pathPrefix: SMS_PATH, since }, (r) => r.status === 201 && match(r.body), { count, timeoutMs });
 
+	let beforeActivation = 0;
+
 	beforeAll(async () => {
 		sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
 		admin = new SandboxAdmin(sandbox.url);
@@ -162,6 +164,7 @@ describe(`the recipes in a real n8n with active triggers (target ${process.env.T
 		await n8n.start();
 		const t2 = Date.now();
 		await n8n.setupOwner();
+		beforeActivation = await admin.lastSeq();
 		for (const id of Object.values(ID)) await n8n.activateNow(id);
 		const t3 = Date.now();
 		console.log(`imports ${t1 - t0} ms, n8n ${n8n.n8nVersion} start ${t2 - t1} ms, activation of ${Object.keys(ID).length} workflows ${t3 - t2} ms`);
@@ -202,6 +205,11 @@ describe(`the recipes in a real n8n with active triggers (target ${process.env.T
 	});
 
 	test('the polled recipes at their Poll Times: a new recording transcribed into a CRM note, a failed text called instead, a low balance alerted once', async () => {
+		// The poll n8n runs at activation marks what exists as history: the records below must come after it
+		// (the recording, the credit and the text recipe, and the polled inbound-SMS workflow, which reads the SMS list too).
+		const read = (path: string, count: number) =>
+			admin.waitForRequests({ api: 'pbx', method: 'GET', pathPrefix: `/api/v1/customers/me/${path}`, since: beforeActivation }, () => true, { count, timeoutMs: 150_000 });
+		await Promise.all([read('recordings', 1), read('creditstatus', 1), read('sms', 2)]);
 		const since = await admin.lastSeq();
 		const recording = await admin.post<{ uri: string }>('/pbx/recordings', { callId: 'c-1000', seconds: 2 });
 		const recordingId = recording.uri.split('/').pop();
