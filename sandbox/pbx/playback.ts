@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
 
-import { currentTime } from '../core/clock';
+import { currentTime, sandboxSleep } from '../core/clock';
 import { HttpError } from '../core/http';
 import { parseTime } from '../core/time';
 import { MAX_WAV_BYTES, WAV_HEADER_BYTES, wavStream } from '../core/wav';
@@ -133,16 +133,16 @@ export interface PlaybackHost {
 }
 
 export class PbxPlayback {
-	/** The steps still to come of each sent message, by message id. */
-	private smsTimers = new Map<string, Set<NodeJS.Timeout>>();
+	/** Stops the steps still to come of each sent message, by message id. */
+	private smsSteps = new Map<string, AbortController>();
 	private downloads = new Map<Readable, ServerResponse>();
 
 	constructor(private readonly host: PlaybackHost) {}
 
 	/** Cancels what is scheduled and ends the WAVs being streamed. */
 	reset(): void {
-		for (const timers of this.smsTimers.values()) for (const timer of timers) clearTimeout(timer);
-		this.smsTimers.clear();
+		for (const steps of this.smsSteps.values()) steps.abort();
+		this.smsSteps.clear();
 		for (const [audio, res] of this.downloads) {
 			audio.destroy();
 			res.destroy();
@@ -219,23 +219,23 @@ export class PbxPlayback {
 		return this.host.publish(message.customerId, 'smsdelivered', {});
 	}
 
-	/** A message sent through the API: PENDING now, then what `smsOutcome` says, a step every `smsDelayMs`. */
+	/** A message sent through the API: PENDING now, then what `smsOutcome` says, a step every `smsDelayMs` of the sandbox's time. */
 	scheduleOutcome(message: SmsMessage): void {
-		const timers = new Set<NodeJS.Timeout>();
-		this.smsTimers.set(message.id, timers);
-		outcomeSteps(this.host.smsOutcome(), message.to).forEach((step, index, steps) => {
-			const timer = setTimeout(() => {
-				timers.delete(timer);
-				if (index === steps.length - 1) this.smsTimers.delete(message.id);
+		const steps = new AbortController();
+		this.smsSteps.set(message.id, steps);
+		void (async () => {
+			for (const step of outcomeSteps(this.host.smsOutcome(), message.to)) {
+				await sandboxSleep(this.host.smsDelayMs(), steps.signal);
+				if (steps.signal.aborted) return;
 				this.apply(message, step);
-			}, this.host.smsDelayMs() * (index + 1));
-			timers.add(timer);
-		});
+			}
+			if (this.smsSteps.get(message.id) === steps) this.smsSteps.delete(message.id);
+		})();
 	}
 
 	private cancelOutcome(id: string): void {
-		for (const timer of this.smsTimers.get(id) ?? []) clearTimeout(timer);
-		this.smsTimers.delete(id);
+		this.smsSteps.get(id)?.abort();
+		this.smsSteps.delete(id);
 	}
 
 	/** An outgoing message exactly as given: nothing changes it later but `setSmsStatus`. */

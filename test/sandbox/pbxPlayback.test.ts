@@ -8,6 +8,7 @@ import { request } from 'node:http';
 import type { Sandbox } from '../../sandbox/index';
 import { parseTime } from '../../sandbox/core/time';
 import { wavStream } from '../../sandbox/core/wav';
+import { fakeClockForFile } from '../harness/clock';
 import { sandboxForFile } from '../harness/sandboxForFile';
 import { RawStream, delay, splitJsonObjects, waitFor } from './helpers';
 
@@ -236,42 +237,38 @@ describe('outgoing SMS statuses', () => {
 		expect((await admin('/sms/outbound', { deliveryStatus: 32 })).body.field).toBe('deliveryStatus');
 	});
 
-	test.each([
-		['pending', [], []],
-		['failed', [{ sendStatus: 'FAILED' }], []],
-		['rejected-by-handset', [{ sendStatus: 'SENT', deliveryStatus: 2 }], ['smsdelivered']],
-		['rejected-by-carrier', [{ sendStatus: 'SENT', deliveryStatus: 16 }], ['smsdelivered']],
-		['never-final', [{ sendStatus: 'SENT', deliveryStatus: 4 }, { sendStatus: 'SENT', deliveryStatus: 8 }], ['smsdelivered', 'smsdelivered']],
-		['auto', [{ sendStatus: 'SENT', deliveryStatus: 1 }], ['smsdelivered']],
-	])('smsOutcome %s: what a message sent through the API becomes', async (smsOutcome, seen, events) => {
-		expect((await admin('/settings', { smsOutcome, smsDelayMs: 40 })).body).toEqual(expect.objectContaining({ smsOutcome, smsDelayMs: 40 }));
-		const stream = await openStream();
-		const expected = [{ sendStatus: 'PENDING' }, ...seen].map((step) => ({ deliveryStatus: undefined, ...step }));
-		// Every state the message passes through, watched in-process from the moment it exists: the
-		// watcher's timers fall due before the sandbox's steps, however slow the machine is.
-		const history: Json[] = [];
-		const watching = (async () => {
-			let message: (typeof sandbox.pbx.data.sms)[number] | undefined;
-			while (!(message = sandbox.pbx.data.sms.find((m) => m.body === `Hello ${smsOutcome}`))) await delay(1);
-			const until = Date.now() + 40 * (seen.length + 3);
-			const giveUp = Date.now() + 5000;
-			while (Date.now() < giveUp && (Date.now() < until || history.length < expected.length)) {
-				const last = history[history.length - 1];
-				if (!last || last.sendStatus !== message.sendStatus || last.deliveryStatus !== message.deliveryStatus) {
-					history.push({ sendStatus: message.sendStatus, deliveryStatus: message.deliveryStatus });
-				}
-				await delay(2);
+	describe('on a fake sandbox clock', () => {
+		const time = fakeClockForFile();
+
+		test.each([
+			['pending', [], []],
+			['failed', [{ sendStatus: 'FAILED' }], []],
+			['rejected-by-handset', [{ sendStatus: 'SENT', deliveryStatus: 2 }], ['smsdelivered']],
+			['rejected-by-carrier', [{ sendStatus: 'SENT', deliveryStatus: 16 }], ['smsdelivered']],
+			['never-final', [{ sendStatus: 'SENT', deliveryStatus: 4 }, { sendStatus: 'SENT', deliveryStatus: 8 }], ['smsdelivered', 'smsdelivered']],
+			['auto', [{ sendStatus: 'SENT', deliveryStatus: 1 }], ['smsdelivered']],
+		])('smsOutcome %s: what a message sent through the API becomes, a step every smsDelayMs', async (smsOutcome, seen, events) => {
+			expect((await admin('/settings', { smsOutcome, smsDelayMs: 40 })).body).toEqual(expect.objectContaining({ smsOutcome, smsDelayMs: 40 }));
+			const stream = await openStream();
+			const sent = await pbx('/customers/me/sms', { method: 'POST', body: { type: 'smsmessage', from: 'Acme', to: '+447700900001', body: `Hello ${smsOutcome}` } });
+			const message = sandbox.pbx.data.sms.find((m) => m.body === `Hello ${smsOutcome}`)!;
+			const state = () => ({ sendStatus: message.sendStatus, deliveryStatus: message.deliveryStatus });
+			// Every state the message passes through: each step comes when the sandbox's clock has moved 40 ms on.
+			const history = [state()];
+			for (let step = 0; step < seen.length + 1; step++) {
+				await time.clock.advance(39);
+				expect(state()).toEqual(history[history.length - 1]);
+				await time.clock.advance(1);
+				if (JSON.stringify(state()) !== JSON.stringify(history[history.length - 1])) history.push(state());
 			}
-		})();
-		const sent = await pbx('/customers/me/sms', { method: 'POST', body: { type: 'smsmessage', from: 'Acme', to: '+447700900001', body: `Hello ${smsOutcome}` } });
-		expect(sent.body.sendStatus).toBe('PENDING');
-		await watching;
-		expect(history).toEqual(expected);
-		await waitFor(() => eventNames(stream).length >= events.length, 2000, 'events');
-		await delay(30);
-		expect(eventNames(stream).map((e) => e.event)).toEqual(events);
-		// The API shows the last state.
-		expect((await pbx(String(sent.body.uri))).body).toEqual(expect.objectContaining(seen[seen.length - 1] ?? { sendStatus: 'PENDING' }));
+			expect(sent.body.sendStatus).toBe('PENDING');
+			expect(history).toEqual([{ sendStatus: 'PENDING' }, ...seen].map((step) => ({ deliveryStatus: undefined, ...step })));
+			await waitFor(() => eventNames(stream).length >= events.length, 2000, 'events');
+			await delay(30);
+			expect(eventNames(stream).map((e) => e.event)).toEqual(events);
+			// The API shows the last state.
+			expect((await pbx(String(sent.body.uri))).body).toEqual(expect.objectContaining(seen[seen.length - 1] ?? { sendStatus: 'PENDING' }));
+		});
 	});
 
 	test('an explicit status cancels what smsOutcome still had in store; reset cancels it too', async () => {
