@@ -20,6 +20,7 @@ import { VoiceAgentTrigger } from '../../nodes/VoiceAgent/VoiceAgentTrigger.node
 import { WholesaleVoice } from '../../nodes/WholesaleVoice/WholesaleVoice.node';
 import { contexts, runNode } from '../harness/n8n';
 import type { ReceivedRequest, TestServer } from '../harness/testServer';
+import { printFigure } from '../harness/figures';
 import { startTestServer } from '../harness/testServer';
 import { registrationHooks } from '../nodes/VoiceAgent/voiceAgentKit';
 import { ENCODINGS, htmlPage, leaks, prefixLeaks } from './secretEchoes';
@@ -261,5 +262,5 @@ test('Wholesale Voice: a 2xx that says it failed', async () => {
 });
 
 afterAll(() => {
-	process.stdout.write(`secrets: ${found.paths} error paths checked with canary credentials, ${found.leaks} secrets found\n`);
+	printFigure(`secrets: ${found.paths} error paths checked with canary credentials, ${found.leaks} secrets found`);
 });
