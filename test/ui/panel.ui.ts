@@ -104,9 +104,9 @@ describe('the node panel, the way a user looks for an event or a task', () => {
 		await entry.first().click();
 		await editor.ndv.waitFor();
 		await ui.page.locator(`${sel.canvasNode}[data-node-type="${trigger}"]`).waitFor({ state: 'attached' });
-		// The Events parameter holds exactly "Missed Call".
+		// The Events parameter holds exactly "Missed Call (Polled)".
 		const chosen = (await editor.param('events').locator('.el-tag, .el-select__tags-text, [class*="tag"]').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
-		if (JSON.stringify([...new Set(chosen)]) !== JSON.stringify(['Missed Call'])) await problems.add('Hosted PBX Trigger', `the node opened with Events ${JSON.stringify(chosen)}, not ["Missed Call"]`);
+		if (JSON.stringify([...new Set(chosen)]) !== JSON.stringify(['Missed Call (Polled)'])) await problems.add('Hosted PBX Trigger', `the node opened with Events ${JSON.stringify(chosen)}, not ["Missed Call (Polled)"]`);
 		await editor.closeNdv();
 		problems.assertNone();
 	});
@@ -115,7 +115,8 @@ describe('the node panel, the way a user looks for an event or a task', () => {
 	 * Where a user types these, the package's node comes first, or as high as n8n's ranking lets a
 	 * community node come: n8n adds the popularity of its own nodes to the match score, so a core
 	 * node with the same exact alias ("SMS": Twilio, Vonage) or a close match in its name
-	 * ("SyncroMSP") stays ahead of any alias a package can give (measured with n8n 2.40.7).
+	 * ("SyncroMSP") stays ahead of any alias a package can give (measured with n8n 2.40.7). In the
+	 * trigger panel n8n lists a trigger under its action node's entry (Hosted PBX, Voice Agent).
 	 */
 	const FIRST_FOR: Array<[string, string, boolean, number]> = [
 		['missed call', 'hostedPbx', true, 0],
@@ -125,12 +126,12 @@ describe('the node panel, the way a user looks for an event or a task', () => {
 		['SMS', 'hostedPbx', false, 4],
 		['port', 'wholesaleVoice', false, 1],
 		['call recording', 'hostedPbx', false, 0],
-		['call recording', 'hostedPbxTrigger', true, 0],
-		['recording', 'hostedPbxTrigger', true, 0],
+		['call recording', 'hostedPbx', true, 0],
+		['recording', 'hostedPbx', true, 0],
 		['text message', 'hostedPbx', false, 4],
 		['e911', 'wholesaleVoice', false, 0],
 		['999', 'wholesaleVoice', false, 0],
-		['voice agent', 'voiceAgentTrigger', true, 0],
+		['voice agent', 'voiceAgent', true, 0],
 	];
 
 	test.each(FIRST_FOR)('"%s" lists %s high (trigger panel: %s; at most at position %i, 0 is first)', async (word, name, triggers, atMost) => {
