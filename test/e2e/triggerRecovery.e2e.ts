@@ -218,8 +218,8 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 	/** Session events missing for no reason the test allows: sent outside the moment a stop can lose a run in flight. */
 	const unexplained = (missingSaid: string[], rungAt: Map<string, number>, from: number, to: number) => missingSaid.filter((m) => (rungAt.get(m) ?? 0) < from || (rungAt.get(m) ?? 0) > to);
 
-	test(`a normal restart of main (SIGTERM, as a deployment does) while the platform rings ${CALLS} times and texts ${TEXTS} times: each reaches the end of the workflow exactly once, but for an event streamed in n8n's shutdown moment`, async () => {
-		const { missing, missingSaid, replayed, recovered, duplicates, rungAt, streamed, restartedAt, stoppedAt, slowestRunMs, described } = await restartWhileEventsFlow(
+	test(`a normal restart of main (SIGTERM, as a deployment does) while the platform rings ${CALLS} times and texts ${TEXTS} times: each reaches the end of the workflow exactly once, but for an event streamed in n8n's shutdown moment or whose run n8n had in flight`, async () => {
+		const { missing, missingSaid, replayed, recovered, duplicates, rungAt, streamed, askedAt, runningAtRestart, restartedAt, stoppedAt, slowestRunMs, described } = await restartWhileEventsFlow(
 			1,
 			async () => await n8n.stop(),
 		);
@@ -234,13 +234,21 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 		// and after SIGTERM or so shortly before it that n8n may have read it after (within the time
 		// a run took in this round, at least half a second). A node cannot see SIGTERM (n8n Cloud's
 		// scan forbids \`process\`).
+		// On a loaded machine n8n 1.x also exits before runs it had in flight end (1 s after SIGTERM, with
+		// 76 runs listed in flight, two events streamed 53 s earlier never ran, at load average 8.9):
+		// beyond the moment, what is missing must be streamed and no more than n8n listed in flight, as
+		// in the kill round below.
 		const momentStart = restartedAt - Math.max(500, slowestRunMs);
 		const inTheShutdownMoment = (m: string) => streamed.has(m) && (rungAt.get(m) ?? 0) >= momentStart && (rungAt.get(m) ?? 0) <= stoppedAt;
+		const beyondTheMoment = missing.filter((m) => !inTheShutdownMoment(m));
+		const inFlight = beyondTheMoment.filter((m) => streamed.has(m) && (rungAt.get(m) ?? 0) < stoppedAt);
+		const listedWithin = Math.max(1000, slowestRunMs);
 		expect({
 			duplicates,
-			notInTheShutdownMoment: missing.filter((m) => !inTheShutdownMoment(m)).map(described),
-			sessionEventsNotInTheShutdownMoment: unexplained(missingSaid, rungAt, momentStart, stoppedAt),
-		}).toEqual({ duplicates: [], notInTheShutdownMoment: [], sessionEventsNotInTheShutdownMoment: [] });
+			notStreamedBeforeTheStop: beyondTheMoment.filter((m) => !inFlight.includes(m)).map(described),
+			moreThanN8nHadInFlight: inFlight.length <= runningAtRestart ? [] : [`n8n listed ${runningAtRestart} runs in flight`, ...inFlight.map(described)],
+			sessionEventsNotInFlight: unexplained(missingSaid, rungAt, Math.min(momentStart, askedAt - listedWithin), stoppedAt),
+		}).toEqual({ duplicates: [], notStreamedBeforeTheStop: [], moreThanN8nHadInFlight: [], sessionEventsNotInFlight: [] });
 		expect([recovered > 0, replayed > 0]).toEqual([true, true]);
 	});
 
