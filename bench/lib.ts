@@ -175,3 +175,35 @@ export function nodeModule<T>(relativePath: string): T {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	return require(join(__dirname, '..', `${relativePath}.ts`)) as T;
 }
+
+/**
+ * A Hosted PBX Trigger listening to the sandbox's stream inside n8n's own TriggerContext, open once
+ * the sandbox has its stream: each emit's items with the time it came (`received[i]` at `arrival[i]`).
+ */
+export async function listeningPbxTrigger(sandbox: SandboxProcess, options: Record<string, number> = {}) {
+	// Loaded here, not at the top: the other benchmarks need neither n8n's harness nor the node.
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { contexts } = require('../test/harness/n8n') as typeof import('../test/harness/n8n');
+	const { HostedPbxTrigger } = nodeModule<typeof import('../nodes/HostedPbx/HostedPbxTrigger.node')>('nodes/HostedPbx/HostedPbxTrigger.node');
+	const received: Array<Record<string, unknown>> = [];
+	const arrival: number[] = [];
+	const listener = { received, arrival, executions: 0, errors: triggerErrors(), close: async () => {} };
+	const { trigger } = contexts({
+		node: new HostedPbxTrigger(),
+		parameters: { events: ['incomingcall'], options },
+		credentials: { hostedPbxApi: { baseUrl: `${sandbox.url}/api/v1`, username: 'acme.admin', password: 'acme-admin-secret' } },
+	});
+	const context = trigger((data: Array<Array<{ json: Record<string, unknown> }>>) => {
+		const t = now();
+		listener.executions++;
+		for (const item of data[0]) {
+			received.push(item.json);
+			arrival.push(t);
+		}
+	}, listener.errors.emitError);
+	context.logger.info = () => undefined;
+	const response = await new HostedPbxTrigger().trigger.call(context);
+	listener.close = async () => await response.closeFunction?.();
+	while (((await sandbox.admin('/pbx/streams', undefined, 'GET')) as unknown[]).length === 0) await new Promise((r) => setTimeout(r, 20));
+	return listener;
+}

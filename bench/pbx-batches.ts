@@ -8,13 +8,8 @@
  * Loss and duplicates are judged in smoke mode too (2 s per run): every event exactly once.
  * Run: npm run bench -- pbx-batches
  */
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-
-import { contexts } from '../test/harness/n8n';
 import type { Figure } from './lib';
-import { nodeModule, now, num, percentile, report, run, sized, startSandboxProcess, summary, triggerErrors } from './lib';
-
-const { HostedPbxTrigger } = nodeModule<typeof import('../nodes/HostedPbx/HostedPbxTrigger.node')>('nodes/HostedPbx/HostedPbxTrigger.node');
+import { listeningPbxTrigger, num, percentile, report, run, sized, startSandboxProcess, summary } from './lib';
 
 const SECONDS = sized(60, 2);
 const RATES = [100, 1000];
@@ -42,29 +37,8 @@ run(async () => {
 
 	/** One run: a trigger of its own, `rate` events/s for SECONDS, then its close (which emits a batch still gathering). */
 	const measure = async (rate: number, batchSize: number): Promise<Outcome> => {
-		const received: IDataObject[] = [];
-		const arrival: number[] = [];
-		let executions = 0;
-		const errors = triggerErrors();
-		const { trigger } = contexts({
-			node: new HostedPbxTrigger(),
-			parameters: { events: ['incomingcall'], options: { batchSize } },
-			credentials: { hostedPbxApi: { baseUrl: `${sandbox.url}/api/v1`, username: 'acme.admin', password: 'acme-admin-secret' } },
-		});
-		const context = trigger(
-			(data: INodeExecutionData[][]) => {
-				const t = now();
-				executions++;
-				for (const item of data[0]) {
-					received.push(item.json);
-					arrival.push(t);
-				}
-			},
-			errors.emitError,
-		);
-		context.logger.info = () => undefined;
-		const response = await new HostedPbxTrigger().trigger.call(context);
-		while ((await streams()) === 0) await pause(20);
+		const listener = await listeningPbxTrigger(sandbox, { batchSize });
+		const { received, arrival, errors } = listener;
 
 		const sent = rate * SECONDS;
 		const published = (await sandbox.admin('/pbx/events', {
@@ -78,7 +52,7 @@ run(async () => {
 		const deadline = Date.now() + 10_000;
 		while (received.length < sent && Date.now() < deadline) await pause(10);
 		await pause(WINDOW_MS + 200);
-		await response.closeFunction?.();
+		await listener.close();
 		while ((await streams()) > 0) await pause(20);
 		errors.check();
 
@@ -90,8 +64,8 @@ run(async () => {
 			rate,
 			batchSize,
 			sent,
-			executions,
-			perSecond: executions / Math.max(seconds, 1e-9),
+			executions: listener.executions,
+			perSecond: listener.executions / Math.max(seconds, 1e-9),
 			p50: percentile(latencies, 50),
 			p99: percentile(latencies, 99),
 			lost: sent - seqs.size,

@@ -6,39 +6,15 @@
  * Loss is judged in smoke mode too (1,000 and 200 events): the trigger must emit every event.
  * Run: npm run bench -- pbx-stream-e2e
  */
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-
-import { contexts } from '../test/harness/n8n';
-import { nodeModule, now, num, percentile, report, run, sized, startSandboxProcess, summary, triggerErrors } from './lib';
-
-const { HostedPbxTrigger } = nodeModule<typeof import('../nodes/HostedPbx/HostedPbxTrigger.node')>('nodes/HostedPbx/HostedPbxTrigger.node');
+import { listeningPbxTrigger, num, percentile, report, run, sized, startSandboxProcess, summary } from './lib';
 
 const BURST = sized(100_000, 1000);
 const PACED = sized(10_000, 200);
 
 run(async () => {
 	const sandbox = await startSandboxProcess();
-	const received: IDataObject[] = [];
-	const arrival: number[] = [];
-	const errors = triggerErrors();
-	const { trigger } = contexts({
-		node: new HostedPbxTrigger(),
-		parameters: { events: ['incomingcall'] },
-		credentials: { hostedPbxApi: { baseUrl: `${sandbox.url}/api/v1`, username: 'acme.admin', password: 'acme-admin-secret' } },
-	});
-	const context = trigger(
-		(data: INodeExecutionData[][]) => {
-			const t = now();
-			for (const item of data[0]) {
-				received.push(item.json);
-				arrival.push(t);
-			}
-		},
-		errors.emitError,
-	);
-	context.logger.info = () => undefined;
-	const response = await new HostedPbxTrigger().trigger.call(context);
-	while (((await sandbox.admin('/pbx/streams', undefined, 'GET')) as unknown[]).length === 0) await new Promise((r) => setTimeout(r, 20));
+	const listener = await listeningPbxTrigger(sandbox);
+	const { received, arrival, errors } = listener;
 
 	const waitFor = async (count: number, timeoutMs: number) => {
 		const deadline = Date.now() + timeoutMs;
@@ -62,7 +38,7 @@ run(async () => {
 	await waitFor(paced, 30_000);
 	const latencies = received.map((e, i) => arrival[i] - Number(e.sentAt));
 
-	await response.closeFunction?.();
+	await listener.close();
 	await sandbox.stop();
 	errors.check();
 	const lost = burst - seqs.size + (got - seqs.size);
