@@ -133,8 +133,8 @@ describe(`the MCP recipe with a real MCP client (target ${TARGET})`, () => {
 	});
 
 	test('what each On Error setting gives the client (Stop: an error; Continue: a normal result holding the error, `[]` for nothing found) and what n8n keeps of the call', async () => {
-		const stopRunsBefore = (await n8n.executions(WORKFLOW)).map((e) => String(e.id));
-		const stopped = await call('send_sms', { to: 'call me maybe', text: 'x' });
+		// A number of its own: a run of the test before may be saved late, and is told apart by its input.
+		const stopped = await call('send_sms', { to: 'call me later', text: 'x' });
 		expect(stopped.result.isError).toBe(true);
 		const continuing = new Client({ name: 'telephony-e2e-continue', version: '1.0.0' });
 		await continuing.connect(
@@ -162,10 +162,16 @@ describe(`the MCP recipe with a real MCP client (target ${TARGET})`, () => {
 		await admin.until('the calls of the copy to be saved', async () => (await continued()).filter((e) => e.status === 'success').length === 2);
 		expect(await smsTasks((await continued()).map((e) => String(e.id)))).toEqual(['success']);
 		await new Promise((resolve) => setTimeout(resolve, 2000));
-		const stopRuns = (await n8n.executions(WORKFLOW)).filter((e) => !stopRunsBefore.includes(String(e.id)));
+		const stopError = 'error: Invalid To: "call me later" is not a phone number';
+		const stopRunsNow = async () => {
+			const runs = [];
+			for (const run of await n8n.executions(WORKFLOW)) if ((await smsTasks([String(run.id)])).includes(stopError)) runs.push(run);
+			return runs;
+		};
+		if (TARGET !== '1') await admin.until('the Stop run to be saved', async () => (await stopRunsNow()).length > 0);
+		const stopRuns = await stopRunsNow();
 		console.log(`On Error, as n8n lists the runs: Stop ${JSON.stringify(stopRuns.map((e) => e.status))}, Continue ${JSON.stringify((await continued()).map((e) => e.status))}`);
-		if (TARGET === '1') expect(stopRuns).toEqual([]);
-		else expect([stopRuns.map((e) => e.status), await smsTasks(stopRuns.map((e) => String(e.id)))]).toEqual([['success'], ['error: Invalid To: "call me maybe" is not a phone number']]);
+		expect(stopRuns.map((e) => e.status)).toEqual(TARGET === '1' ? [] : ['success']);
 	});
 
 	test('without the token, or with a wrong one, the client gets nothing and no execution runs', async () => {
