@@ -20,8 +20,8 @@ export const DELIVERY_HEADER = 'x-n8n-webhook-secret';
 /** Every secret this trigger generates (32 random bytes as hex): one read back in another form (`***`) is a server's mask. */
 const GENERATED_SECRET = /^[0-9a-f]{64}$/;
 
-/** The webhook's id and only a hash of its secret; `secret` is how versions before 0.2 kept it, hashed at the next activation. */
-interface Registration { webhookId?: string; secretHash?: string; secret?: string }
+/** The webhook's id and only a hash of its secret. */
+interface Registration { webhookId?: string; secretHash?: string }
 
 export function secretHash(secret: string): string {
 	return createHash('sha256').update(secret).digest('hex');
@@ -30,29 +30,18 @@ export function secretHash(secret: string): string {
 function remember(registration: Registration, webhookId: unknown, secret: string): boolean {
 	registration.webhookId = String(webhookId);
 	registration.secretHash = secretHash(secret);
-	delete registration.secret;
 	return true;
 }
 
 function forget(registration: Registration): void {
 	delete registration.webhookId;
 	delete registration.secretHash;
-	delete registration.secret;
 }
 
 /** Compares a presented secret with the stored hash in constant time, whatever its length. */
 export function matchesSecretHash(given: unknown, expectedHash: string): boolean {
 	if (typeof given !== 'string' || given === '' || !/^[0-9a-f]{64}$/.test(expectedHash)) return false;
 	return timingSafeEqual(createHash('sha256').update(given).digest(), Buffer.from(expectedHash, 'hex'));
-}
-
-/** The stored hash, moving a plain secret of an older version to its hash. */
-function storedHash(registration: Registration): string | undefined {
-	if (registration.secret) {
-		registration.secretHash = secretHash(registration.secret);
-		delete registration.secret;
-	}
-	return registration.secretHash;
 }
 
 /** A header's value when it is text; anything else (null, a number, an object) is no value. */
@@ -226,7 +215,7 @@ export class VoiceAgentTrigger implements INodeType {
 			/** Whether this workflow's webhook is still registered; never deletes or creates anything. */
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				const registration = this.getWorkflowStaticData('node') as Registration;
-				if (!registration.webhookId || !storedHash(registration)) return false;
+				if (!registration.webhookId || !registration.secretHash) return false;
 				const client = createClient(this, platformApi);
 				const { event, agentId } = settings(this);
 				try {
@@ -317,8 +306,7 @@ export class VoiceAgentTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		};
 		const warn = (message: string) => this.logger.warn(`Voice Agent Trigger answered ${message}`, { workflowId: this.getWorkflow().id, nodeName: this.getNode().name });
-		const expected = registration.secretHash ?? (registration.secret ? secretHash(registration.secret) : undefined);
-		if (!expected || !matchesSecretHash(headerValue(this.getHeaderData(), DELIVERY_HEADER), expected)) return answer(401, { error: 'unauthorised' });
+		if (!registration.secretHash || !matchesSecretHash(headerValue(this.getHeaderData(), DELIVERY_HEADER), registration.secretHash)) return answer(401, { error: 'unauthorised' });
 		const contentType = headerValue(this.getHeaderData(), 'content-type') ?? '';
 		if (!/^(|application\/json|text\/json|application\/[\w.+-]+\+json)$/i.test(contentType.split(';')[0].trim())) {
 			warn(`415 to a delivery with Content-Type ${contentType}: the service sends JSON`);

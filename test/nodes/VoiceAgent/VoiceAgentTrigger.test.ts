@@ -115,15 +115,6 @@ describe('registration lifecycle', () => {
 		expect(await trigger.checkExists()).toBe(true);
 	});
 
-	test('a registration stored by an older version (plain secret) is moved to its hash and keeps working', async () => {
-		const first = await hosted(initiating);
-		await first.create();
-		const secret = String(sandbox.convai.webhooks[0].request_headers[DELIVERY_HEADER]);
-		const legacy = restartedAt(first.url, initiating, { webhookId: sandbox.convai.webhooks[0].webhook_id, secret });
-		expect(await legacy.checkExists()).toBe(true);
-		expect(legacy.staticData()).toEqual({ webhookId: sandbox.convai.webhooks[0].webhook_id, secretHash: secretHash(secret) });
-	});
-
 	test('a restart with the stored registration creates nothing new', async () => {
 		const first = await hosted(initiating);
 		await first.create();
