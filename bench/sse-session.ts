@@ -121,7 +121,8 @@ run(async () => {
 	const figures = report('Conversation Intelligence session stream -> trigger emit', [
 		{ name: `throughput: ${burst} events received`, value: fast.events.length, unit: '' },
 		{ name: 'lost or duplicated', value: lost, unit: 'events', target: '0', met: lost === 0, exact: true },
-		{ name: 'throughput', value: throughput, unit: 'events/s', target: '>= 20,000/s', met: throughput >= 20_000 },
+		// No timing target: a session is one conversation, a few events a second; thousands a second is no need.
+		{ name: 'throughput', value: throughput, unit: 'events/s' },
 		{ name: `resume: drops forced`, value: forced, unit: '' },
 		{ name: `resume: ${total} events, lost`, value: total - unique.size, unit: 'events', target: '0', met: unique.size === total, exact: true },
 		{ name: 'resume: duplicated', value: ids.length - unique.size, unit: 'events', target: '0', met: ids.length === unique.size, exact: true },
@@ -131,7 +132,7 @@ run(async () => {
 	]);
 	summary(
 		`${num(throughput)} events/s, ${lost} of ${num(burst)} lost; ${forced} forced drops: ${total - unique.size} lost, ${ids.length - unique.size} duplicated, resume p50 ${num(percentile(resumed.resumes, 50), 1)} ms`,
-		'target ≥ 20,000 events/s, 0 lost, 0 duplicated',
+		'target 0 lost, 0 duplicated',
 		figures,
 	);
 });
