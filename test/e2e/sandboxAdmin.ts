@@ -31,12 +31,13 @@ export interface SandboxLoggedRequest {
 export class SandboxAdmin {
 	constructor(readonly url: string) {}
 
-	async call<T = any>(method: string, adminPath: string, body?: unknown): Promise<T> {
+	/** `timeoutMs`: longer for a call that waits for what it starts (a script played with `wait`). */
+	async call<T = any>(method: string, adminPath: string, body?: unknown, timeoutMs = 60_000): Promise<T> {
 		const res = await httpRequest<T>(`${this.url}/_sandbox${adminPath}`, {
 			method,
 			headers: body === undefined ? {} : { 'content-type': 'application/json' },
 			body: body === undefined ? undefined : JSON.stringify(body),
-			timeoutMs: 60_000,
+			timeoutMs,
 		});
 		if (res.status < 200 || res.status >= 300) {
 			throw new Error(`${method} /_sandbox${adminPath} answered ${res.status}: ${JSON.stringify(res.body)}`);
@@ -48,8 +49,8 @@ export class SandboxAdmin {
 		return this.call<T>('GET', adminPath);
 	}
 
-	post<T = any>(adminPath: string, body: unknown = {}) {
-		return this.call<T>('POST', adminPath, body);
+	post<T = any>(adminPath: string, body: unknown = {}, timeoutMs?: number) {
+		return this.call<T>('POST', adminPath, body, timeoutMs);
 	}
 
 	/** The request log (admin calls are not in it). */

@@ -90,11 +90,12 @@ describe('restarts and faults in queue mode', () => {
 		const SSE = 200;
 		const CALLS = 80;
 		const t0 = Date.now();
-		// 40 s of production: 5 PBX live events/s, 5 session events/s, 2 new call records/s.
+		// 40 s of production: 5 PBX live events/s and 2 new call records/s; the session's events for
+		// 80 s (2.5/s), so that it is still going when main is back (an ended session does not reopen).
 		const live = admin().post<{ published: number; delivered: number; seconds: number }>('/pbx/events', {
 			event: 'smsreceived', values: { from: '+447700900100', to: '+441632960001', excerpt: 'fault test' }, count: LIVE, ratePerSecond: 5,
 		});
-		const sse = admin().post<{ emitted: number; lastEventId: string; state: string }>(`/intelligence/sessions/${FAULT_SESSION}/script`, { generate: SSE, intervalMs: 200, wait: true });
+		const sse = admin().post<{ emitted: number; lastEventId: string; state: string }>(`/intelligence/sessions/${FAULT_SESSION}/script`, { generate: SSE, intervalMs: 400, wait: true }, 120_000);
 		const callNumbers: string[] = [];
 		const calls = (async () => {
 			const start = Date.now();
