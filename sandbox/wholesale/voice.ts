@@ -404,7 +404,7 @@ export function voiceRoutes(r: Router, m: WholesaleSandbox): void {
 		cdrs(req, res, start, start + DAY_MS);
 	});
 	on(r, 'GET', '/voice/:account/cdr/:date/:reference', () => {
-		throw failure(503, 'Call detail by reference is temporarily unavailable (since v3.10.5); use the CDRs of the day');
+		throw failure(503, 'Call detail by reference is temporarily unavailable; use the CDRs of the day');
 	});
 
 	const rejected = (req: WsRequest, res: Parameters<typeof reply>[1], reason?: string) => {

@@ -34,7 +34,7 @@ export const invoice: ResourceSpec = {
 			},
 		},
 		operation({
-			value: 'getAll', name: 'Get Many', action: 'Get many invoices', description: 'List unpaid, paid or all invoices (since June 2010) with amounts due',
+			value: 'getAll', name: 'Get Many', action: 'Get many invoices', description: 'List unpaid, paid or all invoices of the account with amounts due',
 			paging: 'client',
 			fields: [optionsField('Status', 'status', 'unpaid', [['All', 'all'], ['Paid', 'paid'], ['Unpaid', 'unpaid']])],
 			path: `${ACCOUNT_PATH}/credit/invoices/{status}`,

@@ -100,7 +100,7 @@ export const voice: ResourceSpec = {
 		}),
 		{
 			value: 'getCdr', name: 'Get CDR', action: 'Get a call detail record by reference',
-			description: 'Get one finished call by its day and reference (the API marks this temporarily unavailable since v3.10.5)',
+			description: 'Get one finished call by its day and reference (the API marks it temporarily unavailable)',
 			fields: [
 				dateField('day', 'Day', 'The day of the call (within the last 90 days)', { required: true }),
 				textField('Reference', 'reference', "The reference of the call (a CDR's reference field)", { required: true }),
@@ -116,7 +116,7 @@ export const voice: ResourceSpec = {
 					throw new NodeApiError(context.node.getNode(), { httpCode: String(status) }, {
 						httpCode: String(status),
 						itemIndex: context.itemIndex,
-						message: `Call detail by reference is temporarily unavailable at the Wholesale Voice API (since v3.10.5); it answered ${status}: ${error.message}`,
+						message: `Call detail by reference is temporarily unavailable at the Wholesale Voice API; it answered ${status}: ${error.message}`,
 						description: 'Use Voice > Get CDRs with Period "One Day" (and a filter) to find the call instead.',
 					});
 				});
