@@ -164,9 +164,9 @@ describe(`the MCP recipe with a real MCP client (target ${TARGET})`, () => {
 		await new Promise((resolve) => setTimeout(resolve, 2000));
 		const stopError = 'error: Invalid To: "call me later" is not a phone number';
 		const stopRunsNow = async () => {
-			const runs = [];
-			for (const run of await n8n.executions(WORKFLOW)) if ((await smsTasks([String(run.id)])).includes(stopError)) runs.push(run);
-			return runs;
+			const runs = await n8n.executions(WORKFLOW);
+			const tasks = await Promise.all(runs.map(async (run) => await smsTasks([String(run.id)])));
+			return runs.filter((_, i) => tasks[i].includes(stopError));
 		};
 		if (TARGET !== '1') await admin.until('the Stop run to be saved', async () => (await stopRunsNow()).length > 0);
 		const stopRuns = await stopRunsNow();
