@@ -498,8 +498,8 @@ export class IntelligenceSandbox implements SandboxModule {
 		return { emitted, lastEventId };
 	}
 
-	/** N operator results cycling through the configuration's operators, then session_ended. */
-	*generate(session: Session, count: number): Generator<ScriptEvent> {
+	/** N operator results cycling through the configuration's operators, then session_ended unless `end` is false. */
+	*generate(session: Session, count: number, end = true): Generator<ScriptEvent> {
 		const config = this.configurations.find((c) => c.uuid === session.configuration_id);
 		const operators = config?.operators ?? [];
 		for (let i = 0; i < count; i++) {
@@ -517,7 +517,7 @@ export class IntelligenceSandbox implements SandboxModule {
 				call_elapsed_seconds: round2(i * 0.5),
 			};
 		}
-		yield { event_type: 'session_ended' };
+		if (end) yield { event_type: 'session_ended' };
 	}
 
 	// ---- public API -------------------------------------------------------------------
@@ -679,8 +679,9 @@ export class IntelligenceSandbox implements SandboxModule {
 			} else {
 				const n = body.generate;
 				if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 10_000_000) throw invalid('generate', 'must be an integer from 0 to 10000000');
-				steps = this.generate(session, n);
-				count = n + 1;
+				if (body.end !== undefined && typeof body.end !== 'boolean') throw invalid('end', 'must be a boolean');
+				steps = this.generate(session, n, body.end !== false);
+				count = body.end === false ? n : n + 1;
 				defaultInterval = 0;
 			}
 			const intervalMs = body.intervalMs === undefined ? defaultInterval : Number(body.intervalMs);

@@ -466,6 +466,14 @@ describe('session event stream', () => {
 		expect(new Set(reader.messages.map((m) => m.id)).size).toBe(types.length);
 	});
 
+	test('the generator with end: false leaves the session open until it is ended', async () => {
+		const session = await newSession();
+		const played = await script(session, { generate: 3, intervalMs: 0, end: false, wait: true });
+		expect(played.body).toMatchObject({ steps: 3, emitted: 4, state: 'active' }); // session_started, then 3
+		expect((await admin('POST', `/sessions/${session}/end`, {})).body).toMatchObject({ state: 'ended' });
+		expect((await script(session, { generate: 1, end: 'no' })).status).toBe(409);
+	});
+
 	test('admin sessions: create, list, conflicts and validation', async () => {
 		const created = await admin('POST', '/sessions', { session_id: 'sess_custom', transcript_events: true });
 		expect(created.body).toMatchObject({ session_id: 'sess_custom', transcript_events: true, state: 'created', event_count: 0 });
