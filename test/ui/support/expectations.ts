@@ -161,7 +161,7 @@ export const TRIGGER_PLANS: Record<string, TriggerPlan> = {
 			await admin.post('/pbx/calls/incoming', { from: '+447700900555', callerIdName: 'Pat Caller', endpointId: '202', outcome: 'ANSWERED' });
 			return 'an incoming call from +447700900555 (POST /_sandbox/pbx/calls/incoming)';
 		},
-		shows: 'Hosted PBX Trigger (version 2, Incoming Call) after "Fetch Test Event": the incoming call the sandbox sent',
+		shows: 'Hosted PBX Trigger (Incoming Call) after "Fetch Test Event": the incoming call the sandbox sent',
 	},
 	voiceAgentTrigger: {
 		parameters: () => ({ event: 'conversation.initiating', agentId: 'agent_demo_support', timeoutMs: 5000, responseMode: 'immediately' }),

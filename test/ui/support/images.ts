@@ -101,7 +101,7 @@ export function writeImagesReadme(): void {
 		if (fs.existsSync(path.join(DOCS_IMAGES_DIR, row.file))) rows.set(row.file, row);
 	}
 	for (const e of manifest) {
-		rows.set(e.file, { file: e.file, shows: e.shows, bytes: e.bytes, produced: `\`npm run test:ui\`, ${e.at.slice(0, 16).replace('T', ' ')} UTC, n8n ${e.n8nVersion}` });
+		rows.set(e.file, { file: e.file, shows: e.shows, bytes: e.bytes, produced: `\`npm run test:ui\`, n8n ${e.n8nVersion}` });
 	}
 	const sorted = [...rows.values()].sort((a, b) => {
 		const rank = (f: string) => (f.startsWith('node-') ? 0 : f.startsWith('recipe-') ? 1 : 2);
