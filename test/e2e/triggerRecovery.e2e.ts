@@ -223,6 +223,12 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 
 	/** Session events missing for no reason the test allows: sent outside the moment a stop can lose a run in flight. */
 	const unexplained = (missingSaid: string[], rungAt: Map<string, number>, from: number, to: number) => missingSaid.filter((m) => (rungAt.get(m) ?? 0) < from || (rungAt.get(m) ?? 0) > to);
+	/**
+	 * How long before n8n listed its runs a session event's run may have started and still be among them: the
+	 * runs' 95th percentile is no bound for every run (once on CI: an event rung 1.6 s before the listing, 95th
+	 * percentile 1.4 s), so twice it. How many may be missing is n8n's own count, checked apart.
+	 */
+	const sessionRunTail = (listedWithin: number) => 2 * listedWithin;
 
 	test(`a normal restart of main (SIGTERM, as a deployment does) while the platform rings ${CALLS} times and texts ${TEXTS} times: each reaches the end of the workflow exactly once, but for an event streamed in n8n's shutdown moment or whose run n8n had in flight`, async () => {
 		const { missing, missingSaid, replayed, recovered, duplicates, rungAt, streamed, askedAt, runningAtRestart, restartedAt, stoppedAt, slowestRunMs, described } = await restartWhileEventsFlow(
@@ -253,7 +259,7 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 			duplicates,
 			notStreamedBeforeTheStop: beyondTheMoment.filter((m) => !inFlight.includes(m)).map(described),
 			moreThanN8nHadInFlight: inFlight.length <= runningAtRestart ? [] : [`n8n listed ${runningAtRestart} runs in flight`, ...inFlight.map(described)],
-			sessionEventsNotInFlight: unexplained(missingSaid, rungAt, Math.min(momentStart, askedAt - listedWithin), stoppedAt),
+			sessionEventsNotInFlight: unexplained(missingSaid, rungAt, Math.min(momentStart, askedAt - sessionRunTail(listedWithin)), stoppedAt).map(described),
 		}).toEqual({ duplicates: [], notStreamedBeforeTheStop: [], moreThanN8nHadInFlight: [], sessionEventsNotInFlight: [] });
 		expect([recovered > 0, replayed > 0]).toEqual([true, true]);
 	});
@@ -282,7 +288,7 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 			notStreamedToTheKilledMain: missing.filter((m) => !failedFor.includes(m) && !diedInARun.includes(m)).map(described),
 			moreThanN8nHadInFlight: beforeListed.length <= runningAtRestart ? [] : [`n8n listed ${runningAtRestart} runs in flight`, ...beforeListed.map(described)],
 			// As for calls: sent no earlier than a run takes before n8n listed its runs (listing them took 36 s once, under load).
-			sessionEventsNotInFlight: unexplained(missingSaid, rungAt, askedAt - listedWithin, stoppedAt),
+			sessionEventsNotInFlight: unexplained(missingSaid, rungAt, askedAt - sessionRunTail(listedWithin), stoppedAt).map(described),
 		}).toEqual({ duplicates: [], notStreamedToTheKilledMain: [], moreThanN8nHadInFlight: [], sessionEventsNotInFlight: [] });
 		// Counted as for calls: only what rang before n8n listed its runs can be among those it listed.
 		expect(missingSaid.filter((m) => (rungAt.get(m) ?? 0) < askedAt - listedWithin).length).toBeLessThanOrEqual(Math.max(1, sessionRunsAtRestart));
