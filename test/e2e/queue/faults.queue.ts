@@ -17,7 +17,7 @@ import * as os from 'node:os';
 import { httpRequest, nodeResult, type RestResponse } from '../harness';
 import type { QueueCluster } from './cluster';
 import {
-	SMS_PATH, countBy, executionRows, holds, recordFigures, signedIn, startQueueSetup, stopQueueSetup, until, workersOf, type QueueSetup,
+	SMS_PATH, agentWebhooks, countBy, executionRows, holds, recordFigures, signedIn, startQueueSetup, stopQueueSetup, until, workersOf, type QueueSetup,
 } from './kit';
 import {
 	FAULT, FAULT_SESSION, FAULT_TEAM, faultLiveWorkflow, faultMissedWorkflow, faultPollWorkflow, faultSessionWorkflow, hookOnce, ID, AGENTS, slowWebhookWorkflow,
@@ -49,7 +49,7 @@ describe('restarts and faults in queue mode', () => {
 		await until('the PBX stream and the session stream open', async () => (await pbxStreams()).length === 1 && (await sessionStreams()).length === 1);
 		// n8n 2.x publishes after the activate call returns; a main killed before the Voice Agent
 		// Trigger registered its webhook keeps n8n's own row and does not register it again (docs/scaling.md).
-		await until('the Voice Agent webhook registered', async () => (await admin().get<Array<Record<string, any>>>('/convai/webhooks')).some((w) => w.agent_id === AGENTS.hook));
+		await until('the Voice Agent webhook registered', async () => (await agentWebhooks(admin())).some((w) => w.agent_id === AGENTS.hook));
 		// Both pollers primed and polled at least once.
 		await admin().waitForRequests({ api: 'pbx', method: 'GET', pathPrefix: '/api/v1/customers/me/calls' }, () => true, { count: 4 });
 	});
@@ -98,7 +98,7 @@ describe('restarts and faults in queue mode', () => {
 		const live = admin().post<{ published: number; delivered: number; seconds: number }>('/pbx/events', {
 			event: 'smsreceived', values: { from: '+447700900100', to: '+441632960001', excerpt: 'fault test' }, count: LIVE, ratePerSecond: 5,
 		});
-		const sse = admin().post<{ emitted: number; lastEventId: string; state: string }>(`/intelligence/sessions/${FAULT_SESSION}/script`, { generate: SSE, intervalMs: 400, end: false, wait: true }, 120_000);
+		const sse = admin().post(`/intelligence/sessions/${FAULT_SESSION}/script`, { generate: SSE, intervalMs: 400, end: false, wait: true }, 120_000);
 		const callNumbers: string[] = [];
 		const calls = (async () => {
 			const start = Date.now();

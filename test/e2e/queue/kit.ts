@@ -175,6 +175,9 @@ export async function stopQueueSetup(setup: Partial<QueueSetup> | undefined): Pr
 	}
 }
 
+/** The Voice Agent webhooks registered at the sandbox (secrets shown). */
+export const agentWebhooks = async (admin: SandboxAdmin) => await admin.get<Array<Record<string, any>>>('/convai/webhooks');
+
 /** Main's REST session, signing in again after main was restarted. */
 export async function signedIn(cluster: QueueCluster): Promise<void> {
 	try {

@@ -28,7 +28,7 @@ import {
 } from './workflows';
 import {
 	PBX_BASIC, SMS_PATH, TEAM, WV_BASIC,
-	allExecutions, executionRows, holds, paced, recordFigures, signedIn, startQueueSetup, stopQueueSetup, summarize, until,
+	agentWebhooks, allExecutions, executionRows, holds, paced, recordFigures, signedIn, startQueueSetup, stopQueueSetup, summarize, until,
 	waitForFinished, workersOf, type QueueSetup,
 } from './kit';
 
@@ -42,7 +42,6 @@ describe('the package in n8n queue mode: triggers, webhooks, binary data (1 main
 		await admin().waitForRequests({ api: 'pbx', method: 'POST', pathPrefix: SMS_PATH, since }, (r) => r.status === 201 && match(r.body), { count, timeoutMs });
 	const pbxStreams = async () => await admin().get<Array<{ id: number; username: string }>>('/pbx/streams');
 	const sessionStreams = async (session: string) => (await admin().get<Array<{ sessionId: string }>>('/intelligence/streams')).filter((s) => s.sessionId === session);
-	const agentWebhooks = async () => await admin().get<Array<Record<string, any>>>('/convai/webhooks');
 	/**
 	 * A call record at the PBX. Records carry whole-second timestamps and the pre-call recipe takes the
 	 * newest inbound call as the caller, so each call goes in a later second than the one before.
@@ -369,7 +368,7 @@ describe('the package in n8n queue mode: triggers, webhooks, binary data (1 main
 
 		/** 100 calls one after another, 50 at 2/s, 20 at once; figures recorded; every delivery one successful execution on a worker. */
 		const measure = async (mode: (typeof modes)[number]) => {
-			const [hook] = (await agentWebhooks()).filter((w) => w.agent_id === mode.agent);
+			const [hook] = (await agentWebhooks(admin())).filter((w) => w.agent_id === mode.agent);
 			expect(hook).toMatchObject({ event_type: 'conversation.initiating', timeout_ms: 5000 });
 			expect(String(hook.url).startsWith(`${cluster.webhookBaseUrl}/webhook/`)).toBe(true);
 			const before = (await executionRows(cluster, mode.workflowId)).length;
@@ -501,20 +500,20 @@ describe('the package in n8n queue mode: triggers, webhooks, binary data (1 main
 			expect(answer.deliveries[0].response.status).toBe(200);
 		};
 		const unchanged = async (what: string) => {
-			const now = await agentWebhooks();
+			const now = await agentWebhooks(admin());
 			expect({ what, ids: now.map((w) => w.webhook_id).sort(), posts: (await registrations()).length, deletes: (await deletions()).length }).toEqual({
 				what, ids: before.ids, posts: before.posts, deletes: 0,
 			});
 		};
 
 		test('activation registered exactly one webhook for the agent, at the webhook processor', async () => {
-			const hooks = (await agentWebhooks()).filter((w) => w.agent_id === AGENTS.hook);
+			const hooks = (await agentWebhooks(admin())).filter((w) => w.agent_id === AGENTS.hook);
 			expect(hooks).toHaveLength(1);
 			hook = hooks[0];
 			expect(hook.url).toMatch(new RegExp(`^${cluster.webhookBaseUrl}/webhook/[0-9a-f-]{36}/voice-agent$`));
 			const posts = (await registrations()).filter((r) => r.body?.agent_id === AGENTS.hook);
 			expect(posts).toEqual([expect.objectContaining({ status: 201 })]);
-			before = { ids: (await agentWebhooks()).map((w) => w.webhook_id).sort(), posts: (await registrations()).length };
+			before = { ids: (await agentWebhooks(admin())).map((w) => w.webhook_id).sort(), posts: (await registrations()).length };
 			await deliveredAfter('activation');
 		});
 
@@ -545,7 +544,7 @@ describe('the package in n8n queue mode: triggers, webhooks, binary data (1 main
 		test('deactivation deletes the webhook at the service', async () => {
 			await signedIn(cluster);
 			await cluster.main.deactivateNow(ID.hook);
-			await until('the webhook deleted', async () => !(await agentWebhooks()).some((w) => w.agent_id === AGENTS.hook));
+			await until('the webhook deleted', async () => !(await agentWebhooks(admin())).some((w) => w.agent_id === AGENTS.hook));
 			expect(await deletions()).toEqual([expect.objectContaining({ path: `/convai/v1/webhooks/${hook.webhook_id}`, status: 204 })]);
 		});
 	});
