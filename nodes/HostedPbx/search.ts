@@ -21,26 +21,23 @@ const SEARCHABLE: Record<string, (record: IDataObject) => string> = {
 
 const SEARCH_PAGE_SIZE = 200;
 
-async function searchCollection(
-	context: ILoadOptionsFunctions,
-	path: ApiPath,
-	label: (record: IDataObject) => string,
-	filter: string | undefined,
-	paginationToken: string | undefined,
-): Promise<INodeListSearchResult> {
-	const client = createClient(context, hostedPbxApi);
-	const response = await client.request({
-		method: 'GET',
-		...path,
-		url: paginationToken,
-		qs: paginationToken ? undefined : { pageSize: SEARCH_PAGE_SIZE },
-	});
+/** One page of a list: the first, or the one a `nextPage` token names. */
+async function listPage(context: ILoadOptionsFunctions, path: ApiPath, operation: string, paginationToken?: string) {
+	const request = { method: 'GET' as const, ...path, url: paginationToken, qs: paginationToken ? undefined : { pageSize: SEARCH_PAGE_SIZE } };
+	const response = await createClient(context, hostedPbxApi).request(request);
+	return { records: pbxRecords(response, operation).filter(isRecord), nextPage: (response.body as IDataObject)?.nextPage as string | undefined };
+}
+
+/** The entries whose name holds what the user typed, or whose value is it. */
+function matching(results: INodeListSearchItems[], filter: string | undefined): INodeListSearchItems[] {
 	const needle = (filter ?? '').toLowerCase();
-	const results: INodeListSearchItems[] = pbxRecords(response, 'Search the list')
-		.filter(isRecord)
-		.map((record) => ({ name: label(record), value: String(record.id), url: String(record.uri ?? '') }))
-		.filter((item) => !needle || item.name.toLowerCase().includes(needle) || item.value === needle);
-	return { results, paginationToken: (response.body as IDataObject)?.nextPage as string | undefined };
+	return results.filter((item) => !needle || item.name.toLowerCase().includes(needle) || item.value === needle);
+}
+
+async function searchCollection(context: ILoadOptionsFunctions, path: ApiPath, label: (record: IDataObject) => string, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const { records, nextPage } = await listPage(context, path, 'Search the list', paginationToken);
+	const results = records.map((record) => ({ name: label(record), value: String(record.id), url: String(record.uri ?? '') }));
+	return { results: matching(results, filter), paginationToken: nextPage };
 }
 
 /** The customer chosen in the panel while a list loads: an ID, `me`, or the ID inside a URL. */
@@ -50,52 +47,30 @@ function currentCustomer(context: ILoadOptionsFunctions): string {
 	return /\/customers\/([^/?#]+)/.exec(value)?.[1] ?? (value || 'me');
 }
 
+/** A collection of the customer chosen in the panel. */
+const customerCollection = (context: ILoadOptionsFunctions, collection: string) => customerPath({ [CUSTOMER]: currentCustomer(context) }, `/${collection}`);
+
 /**
  * Endpoints have no list resource in the API; the phone numbers name the endpoints they ring
  * (`destination`, `routingRules[].destination`), so the list is built from those.
  */
-async function searchEndpoints(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-): Promise<INodeListSearchResult> {
-	const client = createClient(this, hostedPbxApi);
-	const response = await client.request({
-		method: 'GET',
-		...customerPath({ [CUSTOMER]: currentCustomer(this) }, '/phonenumbers'),
-		qs: { pageSize: SEARCH_PAGE_SIZE },
-	});
+async function searchEndpoints(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const seen = new Map<string, string>();
-	for (const number of pbxRecords(response, 'Search endpoints').filter(isRecord)) {
+	for (const number of (await listPage(this, customerCollection(this, 'phonenumbers'), 'Search endpoints')).records) {
 		const rules = Array.isArray(number.routingRules) ? (number.routingRules as unknown[]) : [];
 		const destinations = [number.destination, ...rules.map((rule) => (isRecord(rule) ? rule.destination : undefined))];
 		for (const destination of destinations) {
 			if (typeof destination !== 'string' || !destination.includes('/endpoints/')) continue;
 			const id = idFromUri(destination);
-			const label = `Endpoint ${id} (rings for ${number.number})`;
-			if (!seen.has(id)) seen.set(id, label);
+			if (!seen.has(id)) seen.set(id, `Endpoint ${id} (rings for ${number.number})`);
 		}
 	}
-	const needle = (filter ?? '').toLowerCase();
-	return {
-		results: [...seen]
-			.filter(([id, label]) => !needle || label.toLowerCase().includes(needle) || id === needle)
-			.map(([id, label]) => ({ name: label, value: id })),
-	};
+	return { results: matching([...seen].map(([id, label]) => ({ name: label, value: id })), filter) };
 }
 
 export const listSearchMethods = {
-	async searchCustomers(
-		this: ILoadOptionsFunctions,
-		filter?: string,
-		paginationToken?: string,
-	): Promise<INodeListSearchResult> {
-		const found = await searchCollection(
-			this,
-			{ path: '/customers' },
-			(r) => `${r.company} (${r.id})`,
-			filter,
-			paginationToken,
-		);
+	async searchCustomers(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+		const found = await searchCollection(this, { path: '/customers' }, (r) => `${r.company} (${r.id})`, filter, paginationToken);
 		// Company admins and extension users may also use their own account as "me".
 		if (!paginationToken && (!filter || 'me'.includes(filter.toLowerCase()))) {
 			found.results.unshift({ name: 'Me (my own account)', value: 'me' });
@@ -105,16 +80,7 @@ export const listSearchMethods = {
 	searchEndpoints,
 	/** Who may send SMS: approved caller IDs with SMS allowed, and the customer's SMS-enabled numbers. */
 	async searchSmsSenders(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-		const client = createClient(this, hostedPbxApi);
-		const customer = { [CUSTOMER]: currentCustomer(this) };
-		const [callerIds, numbers] = await Promise.all(
-			['outgoingcallerids', 'phonenumbers'].map(async (collection) =>
-				pbxRecords(
-					await client.request({ method: 'GET', ...customerPath(customer, `/${collection}`), qs: { pageSize: SEARCH_PAGE_SIZE } }),
-					'Search SMS senders',
-				).filter(isRecord),
-			),
-		);
+		const [callerIds, numbers] = await Promise.all(['outgoingcallerids', 'phonenumbers'].map(async (collection) => (await listPage(this, customerCollection(this, collection), 'Search SMS senders')).records));
 		// Numbers first: a reply can reach them; a name is shown as the sender but cannot receive replies.
 		const isNumber = (value: unknown) => /^\+?\d[\d\s]*$/.test(String(value));
 		const callerIdSenders = callerIds.filter((c) => c.allowSms);
@@ -123,20 +89,13 @@ export const listSearchMethods = {
 			...callerIdSenders.filter((c) => isNumber(c.number)).map((c) => ({ name: `${c.number} (approved caller ID)`, value: String(c.number) })),
 			...callerIdSenders.filter((c) => !isNumber(c.number)).map((c) => ({ name: `${c.number} (a name: cannot receive replies)`, value: String(c.number) })),
 		];
-		const needle = (filter ?? '').toLowerCase();
-		return { results: senders.filter((s) => !needle || s.name.toLowerCase().includes(needle)) };
+		return { results: matching(senders, filter) };
 	},
 	...Object.fromEntries(
 		Object.entries(SEARCHABLE).map(([collection, label]) => [
 			searchMethodName(collection),
 			async function (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) {
-				return await searchCollection(
-					this,
-					customerPath({ [CUSTOMER]: currentCustomer(this) }, `/${collection}`),
-					label,
-					filter,
-					paginationToken,
-				);
+				return await searchCollection(this, customerCollection(this, collection), label, filter, paginationToken);
 			},
 		]),
 	),
