@@ -6,7 +6,7 @@ import { NodeApiError, NodeConnectionTypes, NodeOperationError, jsonParse } from
 import { platformApi, platformApiRedacting } from '../shared/apis';
 import { asNodeError, validationError } from '../shared/errors';
 import { identifierIssue, integerInRange, issues } from '../shared/validation';
-import { compact, pairsToObject } from '../shared/params';
+import { compact, headerValue, pairsToObject } from '../shared/params';
 import { triggerOf } from '../shared/triggers/lifecycle';
 import { DEFAULT_REMEMBER_IDS, DEFAULT_REMEMBER_MINUTES, forgetUnlessAcknowledged } from '../shared/triggers/recentIds';
 import { createClient } from '../shared/transport/client';
@@ -42,14 +42,6 @@ function forget(registration: Registration): void {
 export function matchesSecretHash(given: unknown, expectedHash: string): boolean {
 	if (typeof given !== 'string' || given === '' || !/^[0-9a-f]{64}$/.test(expectedHash)) return false;
 	return timingSafeEqual(createHash('sha256').update(given).digest(), Buffer.from(expectedHash, 'hex'));
-}
-
-/** A header's value when it is text; anything else (null, a number, an object) is no value. */
-function headerValue(headers: unknown, name: string): string | undefined {
-	for (const [key, value] of Object.entries((headers as IDataObject | undefined) ?? {})) {
-		if (key.toLowerCase() === name) return typeof value === 'string' ? value : undefined;
-	}
-	return undefined;
 }
 
 function settings(context: IHookFunctions | IWebhookFunctions) {
@@ -256,7 +248,7 @@ export class VoiceAgentTrigger implements INodeType {
 				// One webhook per event type and scope: adopt it if it points here with a secret this trigger generated.
 				const existing = await findWebhookInScope(client, event, agentId);
 				const existingSecret = headerValue(existing?.request_headers, DELIVERY_HEADER);
-				if (existing?.id !== undefined && existing.url === url && existingSecret !== undefined && GENERATED_SECRET.test(existingSecret)) {
+				if (existing?.id !== undefined && existing.url === url && typeof existingSecret === 'string' && GENERATED_SECRET.test(existingSecret)) {
 					return remember(registration, existing.id, existingSecret);
 				}
 				// Ours but not adoptable (its secret masked in the list), or the one this trigger registered
@@ -307,7 +299,7 @@ export class VoiceAgentTrigger implements INodeType {
 		};
 		const warn = (message: string) => this.logger.warn(`Voice Agent Trigger answered ${message}`, { workflowId: this.getWorkflow().id, nodeName: this.getNode().name });
 		if (!registration.secretHash || !matchesSecretHash(headerValue(this.getHeaderData(), DELIVERY_HEADER), registration.secretHash)) return answer(401, { error: 'unauthorised' });
-		const contentType = headerValue(this.getHeaderData(), 'content-type') ?? '';
+		const contentType = String(headerValue(this.getHeaderData(), 'content-type') ?? '');
 		if (!/^(|application\/json|text\/json|application\/[\w.+-]+\+json)$/i.test(contentType.split(';')[0].trim())) {
 			warn(`415 to a delivery with Content-Type ${contentType}: the service sends JSON`);
 			return answer(415, { error: 'unsupported content type; send application/json' });

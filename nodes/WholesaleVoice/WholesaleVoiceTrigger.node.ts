@@ -12,6 +12,7 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { appendAll } from '../shared/lists';
 import { clock } from '../shared/timers';
+import { headerValue } from '../shared/params';
 import { triggerOf } from '../shared/triggers/lifecycle';
 import { DEFAULT_REMEMBER_IDS, DEFAULT_REMEMBER_MINUTES, MAX_REMEMBER_IDS, forgetUnlessAcknowledged } from '../shared/triggers/recentIds';
 import { wholesaleVoiceCredentialTest } from '../shared/transport/credentialTest';
@@ -33,7 +34,6 @@ import {
 	DEFAULT_SECRET_HEADER,
 	DEFAULT_SECRET_QUERY_PARAMETER,
 	checkCaller,
-	headerValue,
 	settingsProblems,
 } from './trigger/security';
 

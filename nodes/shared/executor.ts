@@ -6,7 +6,7 @@ import { asNodeError, validationError } from './errors';
 import { parameterIssues } from './parameterChecks';
 import { shapeItems } from './outputShape';
 import { REDACTED_FIELD } from './redaction';
-import { isPlainObject } from './validation';
+import { isRecord } from './responseShape';
 import type { ApiResponse, BodyStream, OperationContext, OperationSpec, OutputItem, Params, RequestEnvironment, ResourceSpec, ValidationIssue } from './operation';
 import { FileOutput } from './operation';
 import type { RecordExtractor } from './pagination';
@@ -38,9 +38,9 @@ export function readParams(context: IExecuteFunctions, fields: INodeProperties[]
 
 function withoutUnset(field: INodeProperties, value: unknown): unknown {
 	const defined = (entry: unknown) =>
-		isPlainObject(entry) ? Object.fromEntries(Object.entries(entry).filter(([, inner]) => inner !== undefined)) : entry;
+		isRecord(entry) ? Object.fromEntries(Object.entries(entry).filter(([, inner]) => inner !== undefined)) : entry;
 	if (field.type === 'collection') return defined(value);
-	if (field.type !== 'fixedCollection' || !isPlainObject(value)) return value;
+	if (field.type !== 'fixedCollection' || !isRecord(value)) return value;
 	return Object.fromEntries(Object.entries(value).map(([group, rows]) => [group, Array.isArray(rows) ? rows.map(defined) : defined(rows)]));
 }
 

@@ -1,7 +1,8 @@
 import type { INodeProperties, INodePropertyCollection } from 'n8n-workflow';
 
 import type { Params, ValidationIssue } from './operation';
-import { dateTime, describeValue, isPlainObject, kindOf, textIssue } from './validation';
+import { isRecord } from './responseShape';
+import { dateTime, describeValue, kindOf, textIssue } from './validation';
 
 /**
  * Checks every parameter an operation read against its own declaration, before any spec validator
@@ -136,7 +137,7 @@ function checkOptionList(field: INodeProperties, value: unknown, push: Push): vo
 }
 
 function checkCollection(field: INodeProperties, value: unknown, push: Push, found: ValidationIssue[]): void {
-	if (!isPlainObject(value)) return push(`it is ${kindOf(value)}, not a set of fields`, 'a set of fields');
+	if (!isRecord(value)) return push(`it is ${kindOf(value)}, not a set of fields`, 'a set of fields');
 	for (const [key, entry] of Object.entries(value)) {
 		const option = (field.options as INodeProperties[] | undefined)?.find((o) => o.name === key);
 		if (option && entry !== undefined) check(option, entry, found);
@@ -144,13 +145,13 @@ function checkCollection(field: INodeProperties, value: unknown, push: Push, fou
 }
 
 function checkFixedCollection(field: INodeProperties, value: unknown, push: Push, found: ValidationIssue[]): void {
-	if (!isPlainObject(value)) return push(`it is ${kindOf(value)}, not a set of fields`, 'a set of fields');
+	if (!isRecord(value)) return push(`it is ${kindOf(value)}, not a set of fields`, 'a set of fields');
 	for (const [key, entry] of Object.entries(value)) {
 		const group = (field.options as INodePropertyCollection[] | undefined)?.find((o) => o.name === key);
 		if (!group) continue;
 		if (!field.typeOptions?.multipleValues && Array.isArray(entry)) push(`${group.displayName} is a list`, 'one set of fields');
 		for (const row of Array.isArray(entry) ? entry : [entry]) {
-			if (!isPlainObject(row)) {
+			if (!isRecord(row)) {
 				push(`${group.displayName} is ${kindOf(row)}, not a set of fields`, 'a set of fields');
 				continue;
 			}

@@ -46,6 +46,12 @@ export function isoUtc(value: unknown): string | undefined {
 	return date ? date.toISOString().replace(/\.000Z$/, 'Z') : String(value);
 }
 
+/** A header's value whatever the case of its name: text, or a repeated header's list (which no check accepts). */
+export function headerValue(headers: unknown, name: string): unknown {
+	const wanted = name.toLowerCase();
+	return Object.entries((headers as IDataObject | undefined) ?? {}).find(([key]) => key.toLowerCase() === wanted)?.[1];
+}
+
 /** Key/value pairs from a fixedCollection (`{ pairs: [{ name, value }] }`) as a plain object. */
 export function pairsToObject(collection: unknown, listName = 'pairs'): Record<string, string> {
 	const list = ((collection as IDataObject | undefined)?.[listName] ?? []) as Array<{ name?: string; value?: string }>;

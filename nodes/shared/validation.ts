@@ -105,10 +105,6 @@ export function headerIssues(field: string, pairs: Array<{ name?: unknown; value
 	return found;
 }
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-	return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /** What kind of value arrived, for messages about values of the wrong type (an expression's object). */
 export function kindOf(value: unknown): string {
 	if (Array.isArray(value)) return 'a list';

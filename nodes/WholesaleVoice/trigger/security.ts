@@ -1,5 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 
+import { headerValue } from '../../shared/params';
+
 /**
  * Who may call the Wholesale Voice Trigger: the spec gives no signature scheme yet and lists its webhooks' five networks.
  * Pure checks of the client address as n8n computed it (`req.ip`, honouring proxy hops), never a raw `X-Forwarded-For`.
@@ -195,12 +197,6 @@ export function sameSecret(given: unknown, expected: string): boolean {
 		digests.set(expected, wanted);
 	}
 	return timingSafeEqual(digest(given), wanted);
-}
-
-/** A header's value whatever the case of its name; a repeated header is refused (not a string). */
-export function headerValue(headers: Record<string, unknown> | undefined, name: string): unknown {
-	const wanted = name.toLowerCase();
-	return Object.entries(headers ?? {}).find(([key]) => key.toLowerCase() === wanted)?.[1];
 }
 
 export interface CallerSettings {

@@ -1,5 +1,6 @@
 import type { ValidationIssue } from '../../shared/operation';
-import { describeValue, isBlank, isPlainObject, issues, maxLength, type Check } from '../../shared/validation';
+import { isRecord } from '../../shared/responseShape';
+import { describeValue, isBlank, issues, maxLength, type Check } from '../../shared/validation';
 
 import { asRule, isText, notObject, notText, violation, wrongKind } from './common';
 import { E911_MAX_LENGTHS, type RuleId } from './rules';
@@ -38,7 +39,7 @@ export function normaliseE911Address(address: E911Address): E911Address {
 }
 
 export function validateE911Address(address: unknown, options: E911AddressOptions): ValidationIssue[] {
-	if (!isPlainObject(address)) return [violation('e911.object', 'address', notObject(address))];
+	if (!isRecord(address)) return [violation('e911.object', 'address', notObject(address))];
 	const sent = normaliseE911Address(address);
 	const mandatory = options.requireName ? ['name', ...MANDATORY_WITHOUT_NAME] : MANDATORY_WITHOUT_NAME;
 	const found: ValidationIssue[] = [];

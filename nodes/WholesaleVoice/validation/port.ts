@@ -1,5 +1,6 @@
 import type { ValidationIssue } from '../../shared/operation';
-import { describeValue, email, isBlank, isPlainObject, issues, oneOf, type Check } from '../../shared/validation';
+import { isRecord } from '../../shared/responseShape';
+import { describeValue, email, isBlank, issues, oneOf, type Check } from '../../shared/validation';
 
 import { asRule, childPath, isText, kindOf, lengthTableIssues, notObject, notText, parseDateTime, ukPostcode, violation, wholeNumberAtLeast, wrongKind } from './common';
 import { PORT_CUSTOMER_MAX_LENGTHS, type RuleId } from './rules';
@@ -34,7 +35,7 @@ function gnpRangeProblem(number: string): string | undefined {
 }
 
 export function validatePortSubmission(submission: unknown, options: PortSubmissionOptions = {}): ValidationIssue[] {
-	if (!isPlainObject(submission)) return [violation('port.object', 'submission', notObject(submission))];
+	if (!isRecord(submission)) return [violation('port.object', 'submission', notObject(submission))];
 	const { mbn, lcp, contact_email: contactEmail, billing_postcode: postcode } = submission;
 	// A text field that holds something else is refused for that alone.
 	const notTexts: readonly string[] = TEXT_FIELDS.filter((field) => notText(submission[field]));
@@ -81,7 +82,7 @@ function portDate(value: unknown, now: Date): Check {
 }
 
 function validateCustomer(customer: unknown): ValidationIssue[] {
-	if (!isPlainObject(customer)) return [violation('port.customer.required', 'customer', notObject(customer))];
+	if (!isRecord(customer)) return [violation('port.customer.required', 'customer', notObject(customer))];
 	return issues(lengthTableIssues(customer, PORT_CUSTOMER_MAX_LENGTHS, CUSTOMER_MANDATORY, { text: 'port.field-text', mandatory: 'port.customer.mandatory', lengths: 'port.customer' }, 'customer'));
 }
 
@@ -104,7 +105,7 @@ function validateNumbers(numbers: unknown, mbn: string | undefined): ValidationI
 
 	for (const [index, entry] of numbers.entries()) {
 		const path = childPath('numbers', index);
-		if (!isPlainObject(entry)) {
+		if (!isRecord(entry)) {
 			found.push(wrongKind('port.number.object', path, entry));
 			continue;
 		}

@@ -1,5 +1,6 @@
 import type { ValidationIssue } from '../../shared/operation';
-import { describeValue, e164, email, httpUrl, isBlank, isPlainObject, issues, oneOf, phoneNumber, type Check } from '../../shared/validation';
+import { isRecord } from '../../shared/responseShape';
+import { describeValue, e164, email, httpUrl, isBlank, issues, oneOf, phoneNumber, type Check } from '../../shared/validation';
 
 import { validateTrunkName } from './account';
 import { amount, asRule, childPath, isText, notObject, violation, wholeNumberAtLeast, wrongKind } from './common';
@@ -76,7 +77,7 @@ export function validateNumberConfiguration(config: unknown, options: NumberConf
 	}
 
 	const section = (name: 'options' | 'rules' | 'meta') => phpEmptyObject(configuration[name]);
-	if (present(section('options')) && !isPlainObject(section('options'))) found.push(wrongKind('configuration.options.object', 'options', configuration.options));
+	if (present(section('options')) && !isRecord(section('options'))) found.push(wrongKind('configuration.options.object', 'options', configuration.options));
 	const definedRules = validateRules(section('rules'), found);
 	return [...found, ...routingIssues(configuration.routing, definedRules, options), ...validateMeta(section('meta'))];
 }
@@ -98,13 +99,13 @@ function parseConfiguration(config: unknown): { value: Record<string, unknown> }
 			return refused(`it is not valid JSON (${(error as Error).message})`);
 		}
 	}
-	return isPlainObject(value) ? { value } : refused(notObject(value, value === undefined));
+	return isRecord(value) ? { value } : refused(notObject(value, value === undefined));
 }
 
 /** Checks `rules` and returns the rule names that routing keys may refer to. */
 function validateRules(rules: unknown, found: ValidationIssue[]): Set<string> {
 	if (!present(rules)) return new Set();
-	if (!isPlainObject(rules)) {
+	if (!isRecord(rules)) {
 		found.push(wrongKind('configuration.rules.object', 'rules', rules));
 		return new Set();
 	}
@@ -119,14 +120,14 @@ function validateRules(rules: unknown, found: ValidationIssue[]): Set<string> {
 
 /** One entry of a rule: an object whose dow, time, day and month are arrays (`[3]`, not `3`). */
 function ruleEntryIssues(entry: unknown, path: string): ValidationIssue[] {
-	if (!isPlainObject(entry)) return [wrongKind('configuration.rules.entry.object', path, entry)];
+	if (!isRecord(entry)) return [wrongKind('configuration.rules.entry.object', path, entry)];
 	const notArrays = RULE_ENTRY_ARRAYS.filter((key) => present(entry[key]) && !Array.isArray(entry[key]));
 	return notArrays.map((key) => wrongKind('configuration.rules.entry.arrays', childPath(path, key), entry[key], 'an array'));
 }
 
 function routingIssues(routing: unknown, definedRules: Set<string>, options: NumberConfigurationOptions): ValidationIssue[] {
 	if (!present(routing)) return [violation('routing.required', 'routing', 'it is missing')];
-	if (!isPlainObject(routing)) return [wrongKind('routing.object', 'routing', routing)];
+	if (!isRecord(routing)) return [wrongKind('routing.object', 'routing', routing)];
 	if (Object.keys(routing).length === 0) return [violation('routing.not-empty', 'routing', 'it has no route')];
 	const found: ValidationIssue[] = [];
 	const blocks: BlockSummary[] = [];
@@ -161,7 +162,7 @@ function routingIssues(routing: unknown, definedRules: Set<string>, options: Num
 
 /** Checks one block; returns its summary when its type is known, for the stage and fax rules. */
 function validateBlock(block: unknown, path: string, options: NumberConfigurationOptions, found: ValidationIssue[]): BlockSummary | undefined {
-	if (!isPlainObject(block)) {
+	if (!isRecord(block)) {
 		found.push(wrongKind('routing.block.object', path, block));
 		return undefined;
 	}
@@ -260,7 +261,7 @@ function faxExclusiveIssues(blocks: BlockSummary[]): ValidationIssue[] {
 
 function validateMeta(meta: unknown): ValidationIssue[] {
 	if (!present(meta)) return [];
-	if (!isPlainObject(meta)) return [wrongKind('configuration.meta.object', 'meta', meta)];
+	if (!isRecord(meta)) return [wrongKind('configuration.meta.object', 'meta', meta)];
 	const bytes = Buffer.byteLength(JSON.stringify(meta), 'utf8');
 	const found = bytes > META_MAX_BYTES ? [violation('configuration.meta.size', 'meta', `it is ${bytes} bytes as JSON`)] : [];
 	if (present(meta.key) && typeof meta.key !== 'string') found.push(wrongKind('configuration.meta.key', 'meta.key', meta.key, 'a string'));

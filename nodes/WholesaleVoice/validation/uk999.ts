@@ -1,5 +1,6 @@
 import type { ValidationIssue } from '../../shared/operation';
-import { describeValue, isBlank, isPlainObject, issues } from '../../shared/validation';
+import { isRecord } from '../../shared/responseShape';
+import { describeValue, isBlank, issues } from '../../shared/validation';
 
 import { lengthTableIssues, notObject, ukPostcode, violation } from './common';
 import { UK999_MAX_LENGTHS, type RuleId } from './rules';
@@ -11,7 +12,7 @@ export type EndUserKind = 'individual' | 'business';
 const UK999_MANDATORY: readonly string[] = ['name', 'premises', 'thoroughfare', 'locality', 'postcode'];
 
 export function validateUk999(data: unknown, kind: EndUserKind): ValidationIssue[] {
-	if (!isPlainObject(data)) return [violation('uk999.object', 'address', notObject(data))];
+	if (!isRecord(data)) return [violation('uk999.object', 'address', notObject(data))];
 	const found = lengthTableIssues(data, UK999_MAX_LENGTHS, UK999_MANDATORY, { text: 'uk999.field-text', mandatory: 'uk999.mandatory', lengths: 'uk999' });
 	// Title and forename describe a person; a business is named by name + bussuffix.
 	const [others, ruleId, endUser]: [string[], RuleId, string] = kind === 'business' ? [['title', 'forename'], 'uk999.individual-only', 'a business'] : [['bussuffix'], 'uk999.business-only', 'an individual'];
