@@ -10,9 +10,6 @@ import { keyedToList } from '../fields';
  * a form field `payload` holding the JSON; inbound SMS a form (`http`) or JSON (`http_json`), not shown in the spec.
  */
 
-/** The `app` values of the Webhooks table, in the spec's order. */
-export const WEBHOOK_APPS = ['call_inbound', 'call_outbound', 'call_blocked', 'call_warning', 'inprogress_summary', 'cdr', 'rate_update', 'eha_missing_data', 'porting', 'export'] as const;
-
 export const REPORT_APP = 'reports';
 export const SMS_STATUS_APP = 'sms_send_status';
 /** Inbound SMS carries no `app` (not a webhook in the spec); its items are marked with this one. */
