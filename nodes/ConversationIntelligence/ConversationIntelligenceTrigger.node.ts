@@ -1,9 +1,10 @@
 import type { IDataObject, INodeType, INodeTypeDescription, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
+import { heartbeatTimeoutOption, triggerOptions } from '../shared/fields';
 import { platformApi } from '../shared/apis';
 import { clock, wait } from '../shared/timers';
-import { LiveActivation, heartbeatTimeoutOption, numericSettings, triggerOptions } from '../shared/triggers/lifecycle';
+import { LiveActivation, numericSettings } from '../shared/triggers/lifecycle';
 import { platformCredentialTest } from '../shared/transport/credentialTest';
 import { filtersFrom, sessionEventItem, sessionEventMatches, sessionFilterFields } from './events';
 import { SessionEventStream } from './sessionStream';

@@ -1,5 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { booleanField, textField } from '../shared/fields';
 import { SESSION_EVENT_TYPES } from './sessionStream';
 
 /**
@@ -70,19 +71,6 @@ export const sessionFilterFields: INodeProperties[] = [
 			{ name: 'Transcript Utterance', action: 'On transcript utterance', value: 'transcript_utterance', description: 'Live transcript, when the session has transcript events on' },
 		],
 	},
-	{
-		displayName: 'Operator Names',
-		name: 'operatorNames',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. churn_risk, refund_requested',
-		description: 'Only results and errors of these operators (comma-separated); all when empty',
-	},
-	{
-		displayName: 'Include Interim Transcripts',
-		name: 'includeInterim',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to also emit interim transcript hypotheses; by default only final utterances',
-	},
+	textField('Operator Names', 'operatorNames', 'Only results and errors of these operators (comma-separated); all when empty', { placeholder: 'e.g. churn_risk, refund_requested' }),
+	booleanField('Include Interim Transcripts', 'includeInterim', 'Whether to also emit interim transcript hypotheses; by default only final utterances'),
 ];

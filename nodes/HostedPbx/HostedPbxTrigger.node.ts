@@ -1,7 +1,8 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { triggerOf, triggerOptions } from '../shared/triggers/lifecycle';
+import { triggerOptions } from '../shared/fields';
+import { triggerOf } from '../shared/triggers/lifecycle';
 import { hostedPbxCredentialTest } from '../shared/transport/credentialTest';
 import { customerField } from './fields';
 import { listSearchMethods } from './search';

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { locatorField } from '../shared/fields';
 import type { ApiPath, Params } from '../shared/operation';
 
 /** The fields and paths every Hosted PBX resource shares: the customer, and sub-resources picked from a list. */
@@ -7,31 +8,19 @@ import type { ApiPath, Params } from '../shared/operation';
 export const CUSTOMER = 'customerId';
 
 /** The customer every sub-resource hangs off: from the list, `me`, an ID or a URL. */
-export const customerField: INodeProperties = {
-	displayName: 'Customer',
-	name: CUSTOMER,
-	type: 'resourceLocator',
-	default: { mode: 'id', value: 'me' },
-	required: true,
-	description:
-		'The customer (company PBX). "me" is your own account for company admins and extension users; resellers pick a customer.',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			typeOptions: { searchListMethod: 'searchCustomers', searchable: true },
-		},
-		{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'me or 1001' },
-		{
-			displayName: 'By URL',
-			name: 'url',
-			type: 'string',
-			placeholder: 'https://pbx.example.com/api/v1/customers/1001',
-			extractValue: { type: 'regex', regex: '/customers/([^/?#]+)' },
-		},
-	],
-};
+export const customerField = locatorField(
+	'Customer',
+	CUSTOMER,
+	'The customer (company PBX). "me" is your own account for company admins and extension users; resellers pick a customer.',
+	'searchCustomers',
+	{
+		default: { mode: 'id', value: 'me' },
+		modes: [
+			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'me or 1001' },
+			{ displayName: 'By URL', name: 'url', type: 'string', placeholder: 'https://pbx.example.com/api/v1/customers/1001', extractValue: { type: 'regex', regex: '/customers/([^/?#]+)' } },
+		],
+	},
+);
 
 /**
  * `/customers/{customerId}` for the chosen customer. An empty customer is refused by the transport,
@@ -45,26 +34,9 @@ export function customerPath(params: Params, rest = ''): ApiPath {
  * A sub-resource picked from a searchable list of the chosen customer, by ID, or by its URI.
  * The list search is `search<Collection>` (see `listSearchMethods`).
  */
-export function subResourceField(
-	name: string,
-	displayName: string,
-	collection: string,
-	description: string,
-): INodeProperties {
-	return {
-		displayName,
-		name,
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		description,
+export function subResourceField(name: string, displayName: string, collection: string, description: string): INodeProperties {
+	return locatorField(displayName, name, description, searchMethodName(collection), {
 		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: searchMethodName(collection), searchable: true },
-			},
 			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: '42' },
 			{
 				displayName: 'By URL',
@@ -74,7 +46,7 @@ export function subResourceField(
 				extractValue: { type: 'regex', regex: `/${collection}/([^/?#.]+)` },
 			},
 		],
-	};
+	});
 }
 
 

@@ -1,10 +1,11 @@
-import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { wholesaleVoiceApi } from '../shared/apis';
 import type { ApiPath, ApiResponse, HttpMethod, OperationSpec, OutputItem, Params, RequestEnvironment, ValidationIssue } from '../shared/operation';
 import { findRecords } from '../shared/pagination';
 import { UnexpectedAnswer, isRecord } from '../shared/responseShape';
 import { describeValue, isBlank, phoneDigits, trunkPrefixIssue } from '../shared/validation';
+import { textField } from '../shared/fields';
 import { createClient } from '../shared/transport/client';
 
 export const ACCOUNT_PATH = '/v3/accounts/{ACCOUNT}';
@@ -66,46 +67,6 @@ export function numberIssue(field: string, value: unknown): ValidationIssue[] {
 }
 
 export const numberIssues = (p: Params) => numberIssue('Number', p.number);
-
-/** A text field; `extra` adds what sets it apart (required, a placeholder, display options). */
-export function textField(displayName: string, name: string, description?: string, extra: Partial<INodeProperties> = {}): INodeProperties {
-	return { displayName, name, type: 'string', default: '', ...(description === undefined ? {} : { description }), ...extra };
-}
-
-/** An options field from `[name, value, description?]` rows. */
-export function optionsField(displayName: string, name: string, value: string, rows: Array<[string, string, string?]>, extra: Partial<INodeProperties> = {}): INodeProperties {
-	const options = rows.map(([choice, option, description]) => ({ name: choice, value: option, ...(description === undefined ? {} : { description }) }));
-	return { displayName, name, type: 'options', default: value, options, ...extra };
-}
-
-/** A number field: its default and its bounds (`typeOptions`), then what else sets it apart. */
-export function numericField(displayName: string, name: string, value: number, typeOptions: INodeProperties['typeOptions'], extra: Partial<INodeProperties> = {}): INodeProperties {
-	return { displayName, name, type: 'number', typeOptions, default: value, ...extra };
-}
-
-/** A boolean field, off unless `extra` says `default: true`. */
-export function booleanField(displayName: string, name: string, description: string, extra: Partial<INodeProperties> = {}): INodeProperties {
-	return { displayName, name, type: 'boolean', default: false, description, ...extra };
-}
-
-/** An "Add …" collection of optional fields. */
-export function collectionField(displayName: string, name: string, placeholder: string, options: INodeProperties[], extra: Partial<INodeProperties> = {}): INodeProperties {
-	return { displayName, name, type: 'collection', placeholder, default: {}, ...extra, options };
-}
-
-/** A list of rows (a fixed collection with multiple values), each row named `row` and made of `values`. */
-export function rowsField(displayName: string, name: string, row: [string, string], values: INodeProperties[], extra: Partial<INodeProperties> = {}): INodeProperties {
-	return { displayName, name, type: 'fixedCollection', typeOptions: { multipleValues: true }, default: {}, ...extra, options: [{ displayName: row[0], name: row[1], values }] };
-}
-
-export function dateField(name: string, displayName: string, description: string, extra: Partial<INodeProperties> = {}): INodeProperties {
-	return { displayName, name, type: 'dateTime', default: '', description, ...extra };
-}
-
-/** Display options: shown only while `parameter` holds one of `values`. */
-export function shownFor(parameter: string, ...values: Array<string | boolean>): Pick<INodeProperties, 'displayOptions'> {
-	return { displayOptions: { show: { [parameter]: values } } };
-}
 
 export const numberField = textField('Number', 'number', 'The number in E.164 form; a leading + and spaces are removed', { required: true, placeholder: 'e.g. 441632960000' });
 

@@ -9,7 +9,8 @@ import { FileOutput } from '../shared/operation';
 import { findRecords } from '../shared/pagination';
 import { isRecord } from '../shared/responseShape';
 import { clock } from '../shared/timers';
-import { booleanField, numericField, shownFor, textField, unwrap } from './fields';
+import { booleanField, numericField, shownFor, textField } from '../shared/fields';
+import { unwrap } from './fields';
 
 /**
  * Asynchronous reports: a POST returns a handle; the file is fetched from `/v3/files` exactly once (204 while running,

@@ -100,8 +100,3 @@ export function findOperation(
 ): OperationSpec | undefined {
 	return resources.find((r) => r.value === resource)?.operations.find((op) => op.value === operation);
 }
-
-/** The optional filters of a list or a poll: one "Add Filter" collection named `filters`. */
-export function filtersField(options: INodeProperties[], extra: Partial<INodeProperties> = {}): INodeProperties {
-	return { displayName: 'Filters', name: 'filters', type: 'collection', placeholder: 'Add Filter', default: {}, ...extra, options };
-}

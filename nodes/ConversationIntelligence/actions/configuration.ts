@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { platformApi } from '../../shared/apis';
+import { optionsField, shownFor, textField } from '../../shared/fields';
 import type { ResourceSpec } from '../../shared/operation';
 import { joined, shapeOf, utcTime } from '../../shared/outputShape';
 import { UnexpectedAnswer, isRecord } from '../../shared/responseShape';
@@ -62,35 +63,12 @@ export const configuration: ResourceSpec = {
 			description:
 				'Move pinned operator references to their current versions (all, or the ones named); the configuration version goes up',
 			fields: [
-				{
-					displayName: 'Configuration UUID',
-					name: 'configurationId',
-					type: 'string',
-					required: true,
-					default: '',
-					placeholder: 'e.g. 0b5c3a52-1d7e-4f6a-9c2b-8e4f1a2d3c4b',
-					description: 'The stable UUID of the configuration',
-				},
-				{
-					displayName: 'Operators to Upgrade',
-					name: 'upgrade',
-					type: 'options',
-					default: 'all',
-					options: [
-						{ name: 'All', value: 'all', description: 'Every operator reference moves to its current version' },
-						{ name: 'Named Operators', value: 'named', description: 'Only the operators named below' },
-					],
-				},
-				{
-					displayName: 'Operator Names',
-					name: 'operators',
-					type: 'string',
-					default: '',
-					required: true,
-					placeholder: 'e.g. churn_risk, refund_requested',
-					description: 'Comma-separated operator names',
-					displayOptions: { show: { upgrade: ['named'] } },
-				},
+				textField('Configuration UUID', 'configurationId', 'The stable UUID of the configuration', { required: true, placeholder: 'e.g. 0b5c3a52-1d7e-4f6a-9c2b-8e4f1a2d3c4b' }),
+				optionsField('Operators to Upgrade', 'upgrade', 'all', [
+					['All', 'all', 'Every operator reference moves to its current version'],
+					['Named Operators', 'named', 'Only the operators named below'],
+				]),
+				textField('Operator Names', 'operators', 'Comma-separated operator names', { required: true, placeholder: 'e.g. churn_risk, refund_requested', ...shownFor('upgrade', 'named') }),
 			],
 			validate: (p) =>
 				issues(

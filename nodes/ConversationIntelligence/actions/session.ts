@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { platformApi } from '../../shared/apis';
+import { numericField, textField } from '../../shared/fields';
 import type { ResourceSpec } from '../../shared/operation';
 import { UnexpectedAnswer, isRecord } from '../../shared/responseShape';
 import { wait } from '../../shared/timers';
@@ -21,14 +22,7 @@ function resumeAfterIssue(value: unknown) {
 const MAX_EVENTS = 100_000;
 const MAX_WATCH_SECONDS = 86_400;
 
-const sessionIdField = {
-	displayName: 'Session ID',
-	name: 'sessionId',
-	type: 'string' as const,
-	required: true,
-	default: '',
-	description: 'The conversation intelligence session (one analysed call)',
-};
+const sessionIdField = textField('Session ID', 'sessionId', 'The conversation intelligence session (one analysed call)', { required: true });
 
 export const session: ResourceSpec = {
 	value: 'session',
@@ -63,29 +57,9 @@ export const session: ResourceSpec = {
 			fields: [
 				sessionIdField,
 				...sessionFilterFields,
-				{
-					displayName: 'Max Events',
-					name: 'maxEvents',
-					type: 'number',
-					typeOptions: { minValue: 1, maxValue: MAX_EVENTS, numberPrecision: 0 },
-					default: 50,
-					description: 'Stop after this many matching events',
-				},
-				{
-					displayName: 'Time Limit (Seconds)',
-					name: 'timeLimitSeconds',
-					type: 'number',
-					typeOptions: { minValue: 1, maxValue: MAX_WATCH_SECONDS, numberPrecision: 0 },
-					default: 60,
-					description: 'Stop after this long, with whatever arrived',
-				},
-				{
-					displayName: 'Resume After Event ID',
-					name: 'lastEventId',
-					type: 'string',
-					default: '',
-					description: 'Only events after this one: the stream_event_id of the last event of an earlier run; from the start of the session when empty',
-				},
+				numericField('Max Events', 'maxEvents', 50, { minValue: 1, maxValue: MAX_EVENTS, numberPrecision: 0 }, { description: 'Stop after this many matching events' }),
+				numericField('Time Limit (Seconds)', 'timeLimitSeconds', 60, { minValue: 1, maxValue: MAX_WATCH_SECONDS, numberPrecision: 0 }, { description: 'Stop after this long, with whatever arrived' }),
+				textField('Resume After Event ID', 'lastEventId', 'Only events after this one: the stream_event_id of the last event of an earlier run; from the start of the session when empty'),
 			],
 			validate: (p) =>
 				issues(

@@ -1,10 +1,11 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { binaryPropertyField, filtersField } from '../../shared/describe';
+import { binaryPropertyField } from '../../shared/describe';
 import type { OutputShape, Params, ResourceSpec } from '../../shared/operation';
 import { plain, utcTime } from '../../shared/outputShape';
 import { FileOutput } from '../../shared/operation';
 import { csvRecords, parseCsv, afterHeaderRow } from '../../shared/csv';
+import { booleanField, dateField, filtersField, optionsField, textField } from '../../shared/fields';
 import { PBX_MAX_PAGE_SIZE } from '../../shared/pagination';
 import { compact, isoUtc } from '../../shared/params';
 import { MAX_DOWNLOAD_BYTES, MAX_DOWNLOAD_MIB } from '../../shared/transport/body';
@@ -13,60 +14,17 @@ import { customerField, customerPath, endpointField } from '../fields';
 import { getManyOperation } from './collection';
 import { parseParty, unshownAnswer, wholeNumberText } from '../records';
 
-const dateFilter = (name: string, displayName: string, description: string): INodeProperties => ({
-	displayName,
-	name,
-	type: 'dateTime',
-	default: '',
-	description,
-});
-
 /** Every call history filter of the API. */
 export const callFilters: INodeProperties = filtersField([
-	dateFilter('createdAfter', 'Created After', 'Only records created after this time'),
-	dateFilter('createdBefore', 'Created Before', 'Only records created before this time'),
-	{
-		displayName: 'Direction',
-		name: 'direction',
-		type: 'options',
-		default: 'in',
-		options: [
-			{ name: 'Inbound', value: 'in' },
-			{ name: 'Outbound', value: 'out' },
-		],
-	},
-	{
-		displayName: 'Endpoint ID',
-		name: 'endpointId',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. 205',
-		description: 'Only calls involving this endpoint (a whole number)',
-	},
-	{
-		displayName: 'From',
-		name: 'from',
-		type: 'string',
-		default: '',
-		description: 'Exact calling number, no wildcards',
-	},
-	{
-		displayName: 'Include Internal Calls',
-		name: 'includeLocal',
-		type: 'boolean',
-		default: false,
-		description:
-			'Whether to include calls between two endpoints of the account (only their outbound record is listed)',
-	},
-	dateFilter('startedAfter', 'Started After', 'Only calls that started after this time'),
-	dateFilter('startedBefore', 'Started Before', 'Only calls that started before this time'),
-	{
-		displayName: 'To',
-		name: 'to',
-		type: 'string',
-		default: '',
-		description: 'Exact called number, no wildcards',
-	},
+	dateField('createdAfter', 'Created After', 'Only records created after this time'),
+	dateField('createdBefore', 'Created Before', 'Only records created before this time'),
+	optionsField('Direction', 'direction', 'in', [['Inbound', 'in'], ['Outbound', 'out']]),
+	textField('Endpoint ID', 'endpointId', 'Only calls involving this endpoint (a whole number)', { placeholder: 'e.g. 205' }),
+	textField('From', 'from', 'Exact calling number, no wildcards'),
+	booleanField('Include Internal Calls', 'includeLocal', 'Whether to include calls between two endpoints of the account (only their outbound record is listed)'),
+	dateField('startedAfter', 'Started After', 'Only calls that started after this time'),
+	dateField('startedBefore', 'Started Before', 'Only calls that started before this time'),
+	textField('To', 'to', 'Exact called number, no wildcards'),
 ]);
 
 const DATE_FILTERS = ['createdAfter', 'createdBefore', 'startedAfter', 'startedBefore'];
@@ -184,15 +142,10 @@ export const call: ResourceSpec = {
 			fields: [
 				customerField,
 				{ ...endpointField, description: 'The local endpoint that rings first' },
-				{
-					displayName: 'Destination',
-					name: 'to',
-					type: 'string',
+				textField('Destination', 'to', 'The number or extension to dial once the endpoint answers; a number in international form with + (a national number needs Default Country Code)', {
 					required: true,
-					default: '',
 					placeholder: 'e.g. +447700900999 or 205',
-					description: 'The number or extension to dial once the endpoint answers; a number in international form with + (a national number needs Default Country Code)',
-				},
+				}),
 				defaultCountryCodeField,
 			],
 			validate: (p) =>

@@ -1,3 +1,4 @@
+import { booleanField } from '../../shared/fields';
 import type { ApiPath, OutputShape, Params, ResourceSpec } from '../../shared/operation';
 import { plain } from '../../shared/outputShape';
 import { idFromUri } from '../../shared/params';
@@ -39,13 +40,7 @@ export const endpoint: ResourceSpec = {
 			fields: [
 				customerField,
 				endpointField,
-				{
-					displayName: 'Do Not Disturb',
-					name: 'dndActive',
-					type: 'boolean',
-					default: true,
-					description: 'Whether Do Not Disturb is on',
-				},
+				booleanField('Do Not Disturb', 'dndActive', 'Whether Do Not Disturb is on', { default: true }),
 			],
 			request: (p) => ({
 				method: 'PUT',

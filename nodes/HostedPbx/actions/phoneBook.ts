@@ -1,5 +1,6 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
+import { booleanField, collectionField, numericField, textField } from '../../shared/fields';
 import type { OutputShape, Params, ResourceSpec } from '../../shared/operation';
 import { plain } from '../../shared/outputShape';
 import { compact } from '../../shared/params';
@@ -16,33 +17,9 @@ export const phoneBookShape: OutputShape = {
 
 const PHONEBOOK = { collection: 'phonebook', id: 'entryId', singular: 'phone book entry', plural: 'phone book entries', shape: phoneBookShape };
 
-const nameField: INodeProperties = {
-	displayName: 'Name',
-	name: 'name',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: 'e.g. Sam Rivera',
-	description: 'Full name of the contact',
-};
-
-const phoneNumberField: INodeProperties = {
-	displayName: 'Phone Number',
-	name: 'phoneNumber',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: 'e.g. +447700900777',
-};
-
-const speedDialField: INodeProperties = {
-	displayName: 'Speed Dial',
-	name: 'speedDial',
-	type: 'number',
-	default: 1,
-	typeOptions: { minValue: 1, maxValue: 9999, numberPrecision: 0 },
-	description: 'Speed dial code, 1 to 9999',
-};
+const nameField = textField('Name', 'name', 'Full name of the contact', { required: true, placeholder: 'e.g. Sam Rivera' });
+const phoneNumberField = textField('Phone Number', 'phoneNumber', undefined, { required: true, placeholder: 'e.g. +447700900777' });
+const speedDialField = numericField('Speed Dial', 'speedDial', 1, { minValue: 1, maxValue: 9999, numberPrecision: 0 }, { description: 'Speed dial code, 1 to 9999' });
 
 function entryIssues(fields: IDataObject, prefix = '') {
 	return issues(
@@ -80,14 +57,7 @@ export const phoneBook: ResourceSpec = {
 				customerField,
 				nameField,
 				phoneNumberField,
-				{
-					displayName: 'Additional Fields',
-					name: 'additionalFields',
-					type: 'collection',
-					placeholder: 'Add Field',
-					default: {},
-					options: [speedDialField],
-				},
+				collectionField('Additional Fields', 'additionalFields', 'Add Field', [speedDialField]),
 			],
 			validate: (p) => {
 				const fields = { name: p.name, phoneNumber: p.phoneNumber, ...(p.additionalFields ?? {}) };
@@ -120,25 +90,12 @@ export const phoneBook: ResourceSpec = {
 			fields: [
 				customerField,
 				idFieldOf(PHONEBOOK),
-				{
-					displayName: 'Update Fields',
-					name: 'updateFields',
-					type: 'collection',
-					placeholder: 'Add Field',
-					default: {},
-					options: [
-						{ ...nameField, required: false },
-						{ ...phoneNumberField, required: false },
-						speedDialField,
-						{
-							displayName: 'Remove Speed Dial',
-							name: 'removeSpeedDial',
-							type: 'boolean',
-							default: false,
-							description: 'Whether to remove the speed dial code from the entry',
-						},
-					],
-				},
+				collectionField('Update Fields', 'updateFields', 'Add Field', [
+					{ ...nameField, required: false },
+					{ ...phoneNumberField, required: false },
+					speedDialField,
+					booleanField('Remove Speed Dial', 'removeSpeedDial', 'Whether to remove the speed dial code from the entry'),
+				]),
 			],
 			validate: (p) => {
 				const fields = updateFields(p);

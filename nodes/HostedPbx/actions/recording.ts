@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { filtersField } from '../../shared/describe';
+import { filtersField, textField } from '../../shared/fields';
 import type { OutputShape, ResourceSpec } from '../../shared/operation';
 import { plain, utcTime } from '../../shared/outputShape';
 import { compact, idFromUri, isoUtc } from '../../shared/params';
@@ -63,16 +63,10 @@ export const recording: ResourceSpec = {
 			description: 'List call recordings, filtered by time, by one call leg (call ID) or by a whole call (linked ID)',
 			fields: [
 				filtersField([
-					{ displayName: 'Call ID', name: 'callId', type: 'string', default: '', description: 'Only recordings of this call leg' },
+					textField('Call ID', 'callId', 'Only recordings of this call leg'),
 					{ displayName: 'Created After', name: 'createdAfter', type: 'dateTime', default: '' },
 					{ displayName: 'Created Before', name: 'createdBefore', type: 'dateTime', default: '' },
-					{
-						displayName: 'Linked ID',
-						name: 'linkedId',
-						type: 'string',
-						default: '',
-						description: 'Only recordings of every leg of this call (the linkedId of a call record)',
-					},
+					textField('Linked ID', 'linkedId', 'Only recordings of every leg of this call (the linkedId of a call record)'),
 					{ displayName: 'Started After', name: 'startedAfter', type: 'dateTime', default: '' },
 					{ displayName: 'Started Before', name: 'startedBefore', type: 'dateTime', default: '' },
 				]),

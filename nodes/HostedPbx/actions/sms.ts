@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { locatorField, numericField, textField } from '../../shared/fields';
 import type { OutputShape, Params, ResourceSpec } from '../../shared/operation';
 import { plain, utcTime } from '../../shared/outputShape';
 import { SMS_PARTS_RULE, smsParts } from '../../shared/smsParts';
@@ -62,51 +63,15 @@ export const sms: ResourceSpec = {
 				'Send a text message from an approved sender to a phone number. Each message is charged to the account.',
 			fields: [
 				customerField,
-				{
-					displayName: 'From',
-					name: 'from',
-					type: 'resourceLocator',
-					default: { mode: 'list', value: '' },
-					required: true,
-					description:
-						'The sender shown to the recipient: one of the approved outgoing caller IDs or SMS-enabled numbers of the customer',
-					modes: [
-						{
-							displayName: 'From List',
-							name: 'list',
-							type: 'list',
-							typeOptions: { searchListMethod: 'searchSmsSenders', searchable: true },
-						},
-						{ displayName: 'Name or Number', name: 'id', type: 'string', placeholder: '+441632960001' },
-					],
-				},
-				{
-					displayName: 'To',
-					name: 'to',
-					type: 'string',
-					required: true,
-					default: '',
-					placeholder: 'e.g. +447700900999',
-					description: 'The recipient phone number, in international form with + (a national number needs Default Country Code)',
-				},
+				locatorField('From', 'from', 'The sender shown to the recipient: one of the approved outgoing caller IDs or SMS-enabled numbers of the customer', 'searchSmsSenders', {
+					modes: [{ displayName: 'Name or Number', name: 'id', type: 'string', placeholder: '+441632960001' }],
+				}),
+				textField('To', 'to', 'The recipient phone number, in international form with + (a national number needs Default Country Code)', { required: true, placeholder: 'e.g. +447700900999' }),
 				defaultCountryCodeField,
-				{
-					displayName: 'Message',
-					name: 'body',
-					type: 'string',
-					required: true,
-					default: '',
-					typeOptions: { rows: 4 },
-					description: 'The text to send; long messages are sent and charged as several parts',
-				},
-				{
-					displayName: 'Maximum Parts',
-					name: 'maxParts',
-					type: 'number',
-					default: DEFAULT_MAX_PARTS,
-					typeOptions: { minValue: 1, maxValue: 10, numberPrecision: 0 },
+				textField('Message', 'body', 'The text to send; long messages are sent and charged as several parts', { required: true, typeOptions: { rows: 4 } }),
+				numericField('Maximum Parts', 'maxParts', DEFAULT_MAX_PARTS, { minValue: 1, maxValue: 10, numberPrecision: 0 }, {
 					description: 'Refuse, before sending, a text estimated at more parts than this (each part is charged): 1 part is 160 GSM-7 or 70 UCS-2 characters',
-				},
+				}),
 			],
 			validate: (p) =>
 				issues(

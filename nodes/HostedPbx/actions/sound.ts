@@ -1,3 +1,4 @@
+import { optionsField } from '../../shared/fields';
 import type { OutputShape, ResourceSpec } from '../../shared/operation';
 import { plain } from '../../shared/outputShape';
 import { compact } from '../../shared/params';
@@ -22,17 +23,11 @@ export const sound: ResourceSpec = {
 			...SOUNDS,
 			description: 'List the customer\'s prompts (greetings, announcements) and music on hold',
 			fields: [
-				{
-					displayName: 'Type',
-					name: 'type',
-					type: 'options',
-					default: '',
-					options: [
-						{ name: 'All', value: '' },
-						{ name: 'Prompt', value: 'prompt', description: 'Greetings and announcements' },
-						{ name: 'Music', value: 'music', description: 'Music on hold or in a queue' },
-					],
-				},
+				optionsField('Type', 'type', '', [
+					['All', ''],
+					['Prompt', 'prompt', 'Greetings and announcements'],
+					['Music', 'music', 'Music on hold or in a queue'],
+				]),
 			],
 			query: (p) => compact({ type: p.type }),
 		}),

@@ -1,21 +1,17 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { customerPath } from '../fields';
+import { numericField, shownFor } from '../../shared/fields';
 import type { ApiClient } from '../../shared/operation';
 import { pbxRecord } from '../records';
 
 /** Credit Low fires once per fall below the threshold (at the first poll too), not every poll while low; POSTPAID balances alike. */
 
-export const creditThresholdField: INodeProperties = {
-	displayName: 'Credit Threshold (GBP)',
-	name: 'creditThreshold',
-	type: 'number',
-	default: 5,
+export const creditThresholdField = numericField('Credit Threshold (GBP)', 'creditThreshold', 5, { minValue: -1_000_000, maxValue: 1_000_000, numberPrecision: 2 }, {
 	required: true,
-	typeOptions: { minValue: -1_000_000, maxValue: 1_000_000, numberPrecision: 2 },
 	description: 'Start the workflow when the balance falls below this (once, until it is back at or above it)',
-	displayOptions: { show: { events: ['creditLow'] } },
-};
+	...shownFor('events', 'creditLow'),
+});
 
 /** What Credit Low remembers: whether the balance was below the threshold at the last poll (a changed threshold starts afresh). */
 export interface CreditState { low: boolean; threshold: number }

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { filtersField } from '../../shared/describe';
+import { filtersField, optionsField } from '../../shared/fields';
 import { idFromUri } from '../../shared/params';
 import { parseParty } from '../records';
 
@@ -112,17 +112,7 @@ export function eventsNamed(values: unknown): PbxEvent[] {
 /** Direction and outcome filters of Call Finished. */
 export const callRecordFilters: INodeProperties = filtersField(
 	[
-		{
-			displayName: 'Direction',
-			name: 'direction',
-			type: 'options',
-			default: 'any',
-			options: [
-				{ name: 'Any', value: 'any' },
-				{ name: 'Inbound', value: 'in' },
-				{ name: 'Outbound', value: 'out' },
-			],
-		},
+		optionsField('Direction', 'direction', 'any', [['Any', 'any'], ['Inbound', 'in'], ['Outbound', 'out']]),
 		{
 			displayName: 'Outcomes',
 			name: 'outcomes',

@@ -2,11 +2,12 @@ import type { IDataObject, INodeProperties, IPollFunctions, ITriggerFunctions, I
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { hostedPbxApi } from '../../shared/apis';
+import { booleanField, heartbeatTimeoutOption, numericField } from '../../shared/fields';
 import { redact } from '../../shared/redaction';
 import { JsonObjectSplitter } from '../../shared/streams/jsonObjects';
 import type { Attempt } from '../../shared/streams/reconnectingStream';
 import { ReconnectingStream, failedAnswer } from '../../shared/streams/reconnectingStream';
-import { LiveActivation, heartbeatTimeoutOption, numericSettings } from '../../shared/triggers/lifecycle';
+import { LiveActivation, numericSettings } from '../../shared/triggers/lifecycle';
 import { clock, wait } from '../../shared/timers';
 import type { RequestContext } from '../../shared/transport/client';
 import { createClient } from '../../shared/transport/client';
@@ -34,37 +35,21 @@ export function heartbeatOption(displayOptions: INodeProperties['displayOptions'
 }
 
 export function recoverMissedEventsOption(displayOptions: INodeProperties['displayOptions']): INodeProperties {
-	return {
-		displayName: 'Recover Missed Events',
-		name: 'recoverMissedEvents',
-		type: 'boolean',
-		default: true,
-		description: 'Whether to read incoming calls and received SMS that the stream missed (a dropped connection, a restart of n8n) from the history and emit them, marked recovered: true. Delivery receipts cannot be recovered.',
-		displayOptions,
-	};
+	const description = 'Whether to read incoming calls and received SMS that the stream missed (a dropped connection, a restart of n8n) from the history and emit them, marked recovered: true. Delivery receipts cannot be recovered.';
+	return booleanField('Recover Missed Events', 'recoverMissedEvents', description, { default: true, displayOptions });
 }
 
 /** Batches of live events: one execution per batch of up to Batch Size events, or what came within the Batch Window. */
 export const batchOptions = (displayOptions: INodeProperties['displayOptions']): INodeProperties[] => [
-	{
-		displayName: 'Batch Size',
-		name: 'batchSize',
-		type: 'number',
-		default: 1,
-		typeOptions: { minValue: 1, maxValue: 1000, numberPrecision: 0 },
+	numericField('Batch Size', 'batchSize', 1, { minValue: 1, maxValue: 1000, numberPrecision: 0 }, {
 		description: 'Live events per execution (1 to 1,000). One execution per event is the ceiling for a busy stream: batches of 100 run far fewer executions.',
 		displayOptions,
-	},
-	{
-		displayName: 'Batch Window (Milliseconds)',
-		name: 'batchWindowMs',
-		type: 'number',
-		default: 1000,
-		// Under the two minutes in which a read-back matches a record to a live event.
-		typeOptions: { minValue: 10, maxValue: 60_000, numberPrecision: 0 },
+	}),
+	// At most a minute: under the two minutes in which a read-back matches a record to a live event.
+	numericField('Batch Window (Milliseconds)', 'batchWindowMs', 1000, { minValue: 10, maxValue: 60_000, numberPrecision: 0 }, {
 		description: 'A batch that is not full starts its execution this long after its first event (10 to 60,000)',
 		displayOptions: { show: { ...(displayOptions?.show ?? {}), batchSize: [{ _cnd: { gt: 1 } }] } },
-	},
+	}),
 ];
 
 /** Gathers items into batches for `flush`: up to `size` items, or what came within `windowMs` of the first. */

@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { hostedPbxApi } from '../../shared/apis';
 import { asNodeError } from '../../shared/errors';
+import { numericField } from '../../shared/fields';
 import type { ApiClient } from '../../shared/operation';
 import type { Trigger } from '../../shared/triggers/lifecycle';
 import { numericSettings, refusalMessage } from '../../shared/triggers/lifecycle';
@@ -26,16 +27,11 @@ const MANUAL_LOOKBACK_MS = 30 * 86_400_000;
 
 /** The polling cursor's look-back window. */
 export function lookbackOption(displayOptions: INodeProperties['displayOptions']): INodeProperties {
-	return {
-		displayName: 'Look-Back Window (Minutes)',
-		name: 'lookbackMinutes',
-		type: 'number',
-		default: 10,
-		// Every poll re-reads the window: a day is as late as a record may appear and still be read cheaply.
-		typeOptions: { minValue: 1, maxValue: 1440 },
+	// Every poll re-reads the window: a day is as late as a record may appear and still be read cheaply.
+	return numericField('Look-Back Window (Minutes)', 'lookbackMinutes', 10, { minValue: 1, maxValue: 1440 }, {
 		description: 'Records that appear up to this late, or share a timestamp, are still emitted exactly once (1 to 1,440)',
 		displayOptions,
-	};
+	});
 }
 
 /** What a poll keeps in the node's static data: a cursor per list, Text Status Changed's messages, Credit Low's state. */

@@ -1,5 +1,6 @@
 import type { IDataObject, INodeExecutionData, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
+import { booleanField, textField } from '../../shared/fields';
 import type { ApiClient } from '../../shared/operation';
 import { collectList } from '../../shared/pagination';
 import { audioFile, audioRequest } from '../actions/collection';
@@ -12,30 +13,9 @@ import { withParties } from './events';
 const show = { show: { '/events': ['newRecording'] } };
 
 export const recordingOptions: INodeProperties[] = [
-	{
-		displayName: 'Include Call Details',
-		name: 'includeCallDetails',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to add the call the recording belongs to, found in the call history around its start (one request per recording)',
-		displayOptions: show,
-	},
-	{
-		displayName: 'Download Audio',
-		name: 'downloadAudio',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to attach the recording as a WAV file (binary data; one request per recording, up to the download limit)',
-		displayOptions: show,
-	},
-	{
-		displayName: 'Put Audio in Field',
-		name: 'audioProperty',
-		type: 'string',
-		default: 'data',
-		description: 'The binary field that holds the WAV file',
-		displayOptions: { show: { '/events': ['newRecording'], downloadAudio: [true] } },
-	},
+	booleanField('Include Call Details', 'includeCallDetails', 'Whether to add the call the recording belongs to, found in the call history around its start (one request per recording)', { displayOptions: show }),
+	booleanField('Download Audio', 'downloadAudio', 'Whether to attach the recording as a WAV file (binary data; one request per recording, up to the download limit)', { displayOptions: show }),
+	textField('Put Audio in Field', 'audioProperty', 'The binary field that holds the WAV file', { default: 'data', displayOptions: { show: { '/events': ['newRecording'], downloadAudio: [true] } } }),
 ];
 
 /** How far from the recording's start the call may have started, either way. */

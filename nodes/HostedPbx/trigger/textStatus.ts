@@ -1,5 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { numericField, shownFor } from '../../shared/fields';
 import { createdAt } from '../records';
 
 /**
@@ -40,16 +41,11 @@ export const textOutcomesField: INodeProperties = {
 	displayOptions: { show: { events: ['textStatus'] } },
 };
 
-export const statusWindowOption: INodeProperties = {
-	displayName: 'Text Status Window (Minutes)',
-	name: 'statusWindowMinutes',
-	type: 'number',
-	default: 60,
-	// Receipts come within minutes; an hour keeps a poll to one request for up to 200 texts an hour.
-	typeOptions: { minValue: 5, maxValue: 1440 },
+// Receipts come within minutes; an hour keeps a poll to one request for up to 200 texts an hour.
+export const statusWindowOption = numericField('Text Status Window (Minutes)', 'statusWindowMinutes', 60, { minValue: 5, maxValue: 1440 }, {
 	description: 'How long after sending a text is watched for its final status (5 to 1,440); one still open then is "no final status"',
-	displayOptions: { show: { '/events': ['textStatus'] } },
-};
+	...shownFor('/events', 'textStatus'),
+});
 
 /** Per message id: its created time, and while it is open the last record seen (for the "no final status" item). */
 export type TextState = Record<string, { created: number; open?: IDataObject }>;

@@ -2,8 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { platformApiRedacting } from '../../shared/apis';
-import { filtersField } from '../../shared/describe';
 import { asNodeError } from '../../shared/errors';
+import { collectionField, filtersField, numericField, optionsField, rowsField, textField } from '../../shared/fields';
 import type { OutputShape, ResourceSpec } from '../../shared/operation';
 import { flat, plain } from '../../shared/outputShape';
 import { compact, pairsToObject } from '../../shared/params';
@@ -22,33 +22,12 @@ import {
 	webhookRecords,
 } from '../webhooks';
 
-const eventTypeField = {
-	displayName: 'Event Type',
-	name: 'eventType',
-	type: 'options' as const,
-	default: 'conversation.initiating',
-	options: [
-		{
-			name: 'Conversation Initiating',
-			value: 'conversation.initiating',
-			description: 'An inbound call before the agent speaks; the receiver may answer with per-call context',
-		},
-		{
-			name: 'Conversation Completed',
-			value: 'conversation.completed',
-			description: 'The call ended; carries the transcript and analysis',
-		},
-	],
-};
+const eventTypeField = optionsField('Event Type', 'eventType', 'conversation.initiating', [
+	['Conversation Initiating', 'conversation.initiating', 'An inbound call before the agent speaks; the receiver may answer with per-call context'],
+	['Conversation Completed', 'conversation.completed', 'The call ended; carries the transcript and analysis'],
+]);
 
-const webhookIdField = {
-	displayName: 'Webhook ID',
-	name: 'webhookId',
-	type: 'string' as const,
-	required: true,
-	default: '',
-	description: 'The ID of the webhook, as Create or Get Many returned it',
-};
+const webhookIdField = textField('Webhook ID', 'webhookId', 'The ID of the webhook, as Create or Get Many returned it', { required: true });
 
 /** The rows of Request Headers as given (a row may hold anything an expression returned). */
 function headerPairs(collection: unknown): Array<{ name?: unknown; value?: unknown }> {
@@ -88,57 +67,16 @@ export const webhook: ResourceSpec = {
 				'Register a URL for conversation.initiating or conversation.completed events, for the whole account or one agent (one webhook per event type and scope)',
 			fields: [
 				eventTypeField,
-				{
-					displayName: 'URL',
-					name: 'url',
-					type: 'string',
-					required: true,
-					default: '',
-					placeholder: 'e.g. https://n8n.example.com/webhook/…',
-					description: 'The endpoint that receives the HTTP POST deliveries',
-				},
-				{
-					displayName: 'Agent ID',
-					name: 'agentId',
-					type: 'string',
-					default: '',
-					description: 'Only this agent\'s conversations. Leave empty for every conversation on the account.',
-				},
-				{
-					displayName: 'Additional Fields',
-					name: 'additionalFields',
-					type: 'collection',
-					placeholder: 'Add Field',
-					default: {},
-					options: [
-						{
-							displayName: 'Request Headers',
-							name: 'requestHeaders',
-							type: 'fixedCollection',
-							typeOptions: { multipleValues: true },
-							default: {},
-							description: 'Sent verbatim with every delivery, e.g. a shared secret the receiver checks',
-							options: [
-								{
-									displayName: 'Header',
-									name: 'pairs',
-									values: [
-										{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-										{ displayName: 'Value', name: 'value', type: 'string', typeOptions: { password: true }, default: '' },
-									],
-								},
-							],
-						},
-						{
-							displayName: 'Timeout (Milliseconds)',
-							name: 'timeoutMs',
-							type: 'number',
-							typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_MS, numberPrecision: 0 },
-							default: DEFAULT_TIMEOUT_MS,
-							description: 'How long the service waits for the answer to conversation.initiating before the agent speaks with its defaults',
-						},
-					],
-				},
+				textField('URL', 'url', 'The endpoint that receives the HTTP POST deliveries', { required: true, placeholder: 'e.g. https://n8n.example.com/webhook/…' }),
+				textField('Agent ID', 'agentId', "Only this agent's conversations. Leave empty for every conversation on the account."),
+				collectionField('Additional Fields', 'additionalFields', 'Add Field', [
+					rowsField('Request Headers', 'requestHeaders', ['Header', 'pairs'], [textField('Name', 'name'), textField('Value', 'value', undefined, { typeOptions: { password: true } })], {
+						description: 'Sent verbatim with every delivery, e.g. a shared secret the receiver checks',
+					}),
+					numericField('Timeout (Milliseconds)', 'timeoutMs', DEFAULT_TIMEOUT_MS, { minValue: 1, maxValue: MAX_TIMEOUT_MS, numberPrecision: 0 }, {
+						description: 'How long the service waits for the answer to conversation.initiating before the agent speaks with its defaults',
+					}),
+				]),
 			],
 			validate: (p) =>
 				issues(
@@ -206,7 +144,7 @@ export const webhook: ResourceSpec = {
 			paging: 'client',
 			fields: [
 				filtersField([
-					{ displayName: 'Agent ID', name: 'agentId', type: 'string', default: '' },
+					textField('Agent ID', 'agentId'),
 					{ ...eventTypeField, description: 'Only webhooks of this event type' },
 				]),
 			],

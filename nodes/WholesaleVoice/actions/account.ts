@@ -1,6 +1,7 @@
 import type { ResourceSpec } from '../../shared/operation';
 import { validateAccountTypeChange } from '../validation/account';
-import { ACCOUNT_PATH, operation, optionsField } from '../fields';
+import { optionsField } from '../../shared/fields';
+import { ACCOUNT_PATH, operation } from '../fields';
 
 export const account: ResourceSpec = {
 	value: 'account',

@@ -7,7 +7,8 @@ import { issues, matches, required } from '../../shared/validation';
 import { wholesaleVoiceApi } from '../../shared/apis';
 import { UnexpectedAnswer, isRecord } from '../../shared/responseShape';
 import { shapeOf } from '../../shared/outputShape';
-import { ACCOUNT_PATH, operation, optionsField, textField } from '../fields';
+import { optionsField, textField } from '../../shared/fields';
+import { ACCOUNT_PATH, operation } from '../fields';
 
 /** An invoice as Simplified shows it: its number as the id, dates, currency, total and what is still due. */
 const invoiceShape = shapeOf(

@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { filtersField } from '../../shared/describe';
 import type { ApiResponse, Params, ResourceSpec } from '../../shared/operation';
 import { compact } from '../../shared/params';
 import { isRecord } from '../../shared/responseShape';
 import { isBlank, issues, matches, required } from '../../shared/validation';
-import { ACCOUNT_PATH, asDisplayed, dateField, e164Digits, firstItem, operation, optionsField, pathWith, plainDateTime, textField, unwrap } from '../fields';
+import { dateField, filtersField, optionsField, textField } from '../../shared/fields';
+import { ACCOUNT_PATH, asDisplayed, e164Digits, firstItem, operation, pathWith, plainDateTime, unwrap } from '../fields';
 import { validateNotificationHistoryPeriod, validateNotificationRecipient } from '../validation/account';
 
 const NOTIFICATIONS_PATH = `${ACCOUNT_PATH}/notifications`;

@@ -2,7 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ResourceSpec } from '../../shared/operation';
 import { issues, required } from '../../shared/validation';
-import { NUMBERS_PATH, asDisplayed, e164Digits, firstItem, numberField, numberIssues, numberPath, operation, optionsField, textField, unwrap } from '../fields';
+import { optionsField, textField } from '../../shared/fields';
+import { NUMBERS_PATH, asDisplayed, e164Digits, firstItem, numberField, numberIssues, numberPath, operation, unwrap } from '../fields';
 import { validateSmsEndpoint, validateTrunkName } from '../validation/account';
 import { trunkField, trunkName } from './trunk';
 

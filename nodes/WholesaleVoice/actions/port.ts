@@ -5,7 +5,8 @@ import { joined, shapeOf, utcTime } from '../../shared/outputShape';
 import { compact } from '../../shared/params';
 import { isRecord } from '../../shared/responseShape';
 import { isBlank, issues, matches, required } from '../../shared/validation';
-import { asDisplayed, collectionField, dateField, numericField, operation, optionsField, plainDateTime, rowsField, shownFor, textField, unwrap, wholesaleList } from '../fields';
+import { collectionField, dateField, numericField, optionsField, rowsField, shownFor, textField } from '../../shared/fields';
+import { asDisplayed, operation, plainDateTime, unwrap, wholesaleList } from '../fields';
 import { PORT_MAX_LINES, validatePortSubmission } from '../validation/port';
 import { PORT_CUSTOMER_MAX_LENGTHS } from '../validation/rules';
 

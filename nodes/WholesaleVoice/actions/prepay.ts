@@ -3,7 +3,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { OperationSpec, ResourceSpec } from '../../shared/operation';
 import { compact } from '../../shared/params';
 import { describeValue, issues, required } from '../../shared/validation';
-import { ACCOUNT_PATH, dateField, numericField, operation, optionsField, plainDate } from '../fields';
+import { dateField, numericField, optionsField } from '../../shared/fields';
+import { ACCOUNT_PATH, operation, plainDate } from '../fields';
 import { reportFields, reportIssues, runReport } from '../reports';
 import { validateReportDate } from '../validation/account';
 

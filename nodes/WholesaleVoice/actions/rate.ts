@@ -8,7 +8,8 @@ import { issues, required } from '../../shared/validation';
 import { plain, shapeOf } from '../../shared/outputShape';
 import { idFromUri } from '../../shared/params';
 import { isRecord } from '../../shared/responseShape';
-import { ACCOUNT_PATH, e164Digits, numberIssues, operation, optionsField, shownFor, textField } from '../fields';
+import { optionsField, shownFor, textField } from '../../shared/fields';
+import { ACCOUNT_PATH, e164Digits, numberIssues, operation } from '../fields';
 
 /** A tariff as Simplified shows it: its deck (the rate card's name, from its URL) as the id, description, service level, quality. */
 const tariffShape = shapeOf(['description', 'servicelevel', 'quality', 'prefix', 'default', 'url'], ['description', 'servicelevel', 'quality', 'default'], (r) =>

@@ -4,7 +4,8 @@ import { compact } from '../../shared/params';
 import { issues, matches, required } from '../../shared/validation';
 import { wholesaleVoiceApi } from '../../shared/apis';
 import { UnexpectedAnswer, isRecord } from '../../shared/responseShape';
-import { ACCOUNT_PATH, booleanField, dateField, keyedToList, operation, plainDate, shownFor, textField } from '../fields';
+import { booleanField, dateField, shownFor, textField } from '../../shared/fields';
+import { ACCOUNT_PATH, keyedToList, operation, plainDate } from '../fields';
 import { fetchReportFile, goneError, reportFields, reportIssues, reportOutput, runReport } from '../reports';
 import { validateLatestCount, validateReportDate } from '../validation/account';
 

@@ -2,7 +2,8 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { Params, ResourceSpec, ValidationIssue } from '../../shared/operation';
 import { isBlank } from '../../shared/validation';
-import { collectionField, e164Digits, firstItem, numberField, numberIssues, numberPath, numericField, operation, optionsField, rowsField, shownFor, textField } from '../fields';
+import { collectionField, numericField, optionsField, rowsField, shownFor, textField } from '../../shared/fields';
+import { e164Digits, firstItem, numberField, numberIssues, numberPath, operation } from '../fields';
 import { validateNumberConfiguration } from '../validation/routing';
 import { amount } from '../validation/common';
 

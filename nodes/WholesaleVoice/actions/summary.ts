@@ -3,7 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 import type { ResourceSpec } from '../../shared/operation';
 import { compact, pairsToObject } from '../../shared/params';
 import { integerInRange, issues, matches, required } from '../../shared/validation';
-import { ACCOUNT_PATH, asDisplayed, collectionField, dateField, numericField, operation, optionsField, plainDateTime, rowsField, textField } from '../fields';
+import { collectionField, dateField, numericField, optionsField, rowsField, textField } from '../../shared/fields';
+import { ACCOUNT_PATH, asDisplayed, operation, plainDateTime } from '../fields';
 import { validateCdrPeriod } from '../validation/account';
 
 /** The spec gives the API's limit a default (9999) but no maximum: as many as Return All collects. */

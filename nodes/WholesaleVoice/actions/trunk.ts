@@ -6,25 +6,17 @@ import type { ApiPath, ApiResponse, OperationContext, Params, RequestEnvironment
 import { UnexpectedAnswer, isRecord } from '../../shared/responseShape';
 import { shapeOf } from '../../shared/outputShape';
 import { createClient } from '../../shared/transport/client';
-import { VOICE_PATH, asDisplayed, booleanField, collectionField, firstItem, operation, optionsField, textField, unwrap, wholesaleItems } from '../fields';
+import { booleanField, collectionField, locatorField, optionsField, textField } from '../../shared/fields';
+import { VOICE_PATH, asDisplayed, firstItem, operation, unwrap, wholesaleItems } from '../fields';
 import { validateTrunkDeletion, validateTrunkName, validateTrunkType, validateTrunkUpdate } from '../validation/account';
 
 /** A trunk to create: typed, since it does not exist yet. */
 const newTrunkField = textField('Trunk Name', 'trunk', 'The trunk name; the account prefix ({ACCOUNT}-) is added when left out', { required: true, placeholder: 'e.g. L002 or 123456-L002' });
 
 /** An existing trunk: picked from the account's trunks, or typed. */
-export const trunkField: INodeProperties = {
-	displayName: 'Trunk Name',
-	name: 'trunk',
-	type: 'resourceLocator',
-	required: true,
-	default: { mode: 'list', value: '' },
-	description: 'The trunk; the account prefix ({ACCOUNT}-) is added to a name typed without it',
-	modes: [
-		{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchTrunks', searchable: true } },
-		{ displayName: 'By Name', name: 'name', type: 'string', placeholder: 'e.g. L002 or 123456-L002' },
-	],
-};
+export const trunkField = locatorField('Trunk Name', 'trunk', 'The trunk; the account prefix ({ACCOUNT}-) is added to a name typed without it', 'searchTrunks', {
+	modes: [{ displayName: 'By Name', name: 'name', type: 'string', placeholder: 'e.g. L002 or 123456-L002' }],
+});
 
 /** The trunk list, whose shape the spec does not show: records, names, or an object keyed by name; text, null or a number is an error. */
 export function trunkRecords(response: ApiResponse, label = 'Get many trunks'): IDataObject[] {

@@ -1,13 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { filtersField } from '../../shared/describe';
 import { validationError } from '../../shared/errors';
 import type { OutputShape, ResourceSpec } from '../../shared/operation';
 import { flat, joined, plain, shapeOf, utcTime } from '../../shared/outputShape';
 import { compact } from '../../shared/params';
 import { integerInRange, isBlank, issues, matches, required } from '../../shared/validation';
-import { VOICE_PATH, asDisplayed, dateField, firstItem, keyedToList, numericField, operation, optionsField, plainDate, plainDateTime, shownFor, textField, unwrap, wholesaleItems, wholesaleList } from '../fields';
+import { dateField, filtersField, numericField, optionsField, shownFor, textField } from '../../shared/fields';
+import { VOICE_PATH, asDisplayed, firstItem, keyedToList, operation, plainDate, plainDateTime, unwrap, wholesaleItems, wholesaleList } from '../fields';
 import { validateChannelHistoryInterval, validateChannelLimits, validateCdrPeriod, validateReportDate } from '../validation/account';
 
 const callIdField = textField('Call ID', 'callId', 'The call_id of the call, as call events and calls in progress give it', { required: true });

@@ -1,9 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { binaryPropertyField } from '../../shared/describe';
-import { triggerOptions } from '../../shared/triggers/lifecycle';
 import { DEFAULT_REMEMBER_IDS, DEFAULT_REMEMBER_MINUTES, MAX_REMEMBER_IDS } from '../../shared/triggers/recentIds';
-import { booleanField, numericField, optionsField, shownFor, textField } from '../fields';
+import { booleanField, numericField, optionsField, shownFor, textField, triggerOptions } from '../../shared/fields';
 import { ALL_EVENTS, EVENT_CHOICES, REPORT_APP, UNPARSEABLE_APP } from './events';
 import { DEFAULT_SECRET_HEADER, DEFAULT_SECRET_QUERY_PARAMETER, PLATFORM_NETWORKS } from './security';
 

@@ -187,16 +187,6 @@ export function triggerOf(context: { getWorkflow(): { id?: string }; getNode(): 
 	return new Trigger(`${context.getWorkflow().id ?? ''}|${node.id ?? node.name}`);
 }
 
-/** A trigger's Options collection. */
-export function triggerOptions(options: INodeProperties[]): INodeProperties {
-	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options };
-}
-
-/** The heartbeat window option of a long-running trigger, with its own wording and range. */
-export function heartbeatTimeoutOption(description: string, extra: Partial<INodeProperties> = {}): INodeProperties {
-	return { displayName: 'Heartbeat Timeout (Seconds)', name: 'heartbeatTimeoutSeconds', type: 'number', default: 90, description, ...extra };
-}
-
 /**
  * A trigger's numeric settings, checked against their declarations before anything is sent: from an
  * expression, NaN or a huge number would replay history, spin a timer or storm the API. Blank is the default.
