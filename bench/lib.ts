@@ -7,6 +7,10 @@ import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 
+import { nodeModule } from '../scripts/packageSource';
+
+export { nodeModule };
+
 /**
  * Smoke mode (`npm run bench -- --smoke`, or BENCH_SMOKE=1): every benchmark once with tiny sizes,
  * so that CI sees a benchmark that no longer runs. No target is judged but the exact ones (below).
@@ -167,14 +171,6 @@ export function triggerErrors(expected?: RegExp) {
 	};
 }
 
-/**
- * Loads a node module by its `.ts` file. tsx resolves an extensionless `X.node` to the codex
- * file `X.node.json` that sits beside it, so benchmarks name the source file explicitly.
- */
-export function nodeModule<T>(relativePath: string): T {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	return require(join(__dirname, '..', `${relativePath}.ts`)) as T;
-}
 
 /**
  * A Hosted PBX Trigger listening to the sandbox's stream inside n8n's own TriggerContext, open once
@@ -184,7 +180,7 @@ export async function listeningPbxTrigger(sandbox: SandboxProcess, options: Reco
 	// Loaded here, not at the top: the other benchmarks need neither n8n's harness nor the node.
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const { contexts } = require('../test/harness/n8n') as typeof import('../test/harness/n8n');
-	const { HostedPbxTrigger } = nodeModule<typeof import('../nodes/HostedPbx/HostedPbxTrigger.node')>('nodes/HostedPbx/HostedPbxTrigger.node');
+	const { HostedPbxTrigger } = nodeModule<typeof import('../packages/n8n-nodes-telephony-platform/nodes/HostedPbx/HostedPbxTrigger.node')>('nodes/HostedPbx/HostedPbxTrigger.node');
 	const received: Array<Record<string, unknown>> = [];
 	const arrival: number[] = [];
 	const listener = { received, arrival, executions: 0, errors: triggerErrors(), close: async () => {} };

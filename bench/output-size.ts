@@ -13,9 +13,9 @@ import { startSandbox } from '../sandbox';
 import { runNode } from '../test/harness/n8n';
 import { nodeModule, num, report, run, sized, summary } from './lib';
 
-const { HostedPbx } = nodeModule<typeof import('../nodes/HostedPbx/HostedPbx.node')>('nodes/HostedPbx/HostedPbx.node');
-const { VoiceAgent } = nodeModule<typeof import('../nodes/VoiceAgent/VoiceAgent.node')>('nodes/VoiceAgent/VoiceAgent.node');
-const { WholesaleVoice } = nodeModule<typeof import('../nodes/WholesaleVoice/WholesaleVoice.node')>('nodes/WholesaleVoice/WholesaleVoice.node');
+const { HostedPbx } = nodeModule<typeof import('../packages/n8n-nodes-telephony-platform/nodes/HostedPbx/HostedPbx.node')>('nodes/HostedPbx/HostedPbx.node');
+const { VoiceAgent } = nodeModule<typeof import('../packages/n8n-nodes-telephony-platform/nodes/VoiceAgent/VoiceAgent.node')>('nodes/VoiceAgent/VoiceAgent.node');
+const { WholesaleVoice } = nodeModule<typeof import('../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/WholesaleVoice.node')>('nodes/WholesaleVoice/WholesaleVoice.node');
 
 const LIMIT = sized(50, 10);
 const PBX_BULK = ['calls', 'sms', 'recordings', 'sounds', 'phonenumbers', 'outgoingcallerids', 'callbundles', 'customers'];

@@ -11,7 +11,7 @@ const ENTRIES = sized(10_000, 1000);
 const PAGE_SIZE = 200;
 const HOURLY_BUDGET = 1200;
 
-const { HostedPbx } = nodeModule<typeof import('../nodes/HostedPbx/HostedPbx.node')>('nodes/HostedPbx/HostedPbx.node');
+const { HostedPbx } = nodeModule<typeof import('../packages/n8n-nodes-telephony-platform/nodes/HostedPbx/HostedPbx.node')>('nodes/HostedPbx/HostedPbx.node');
 
 run(async () => {
 	const sandbox = await startSandboxProcess();

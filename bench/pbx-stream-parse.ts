@@ -12,7 +12,7 @@
  * Run: npm run bench -- pbx-stream-parse (BENCH_NODE=<path to a node binary> to run it on
  * another Node.js, such as the one n8n runs on: UTF-8 decoding got much faster in Node.js 24).
  */
-import { JsonObjectSplitter } from '../nodes/shared/streams/jsonObjects';
+import { JsonObjectSplitter } from '../packages/n8n-nodes-telephony-platform/nodes/shared/streams/jsonObjects';
 import { loadAverage, num, report, run, sized, summary } from './lib';
 import type { Figure } from './lib';
 

@@ -13,7 +13,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { contexts } from '../test/harness/n8n';
 import { nodeModule, now, num, percentile, report, run, sized, startSandboxProcess, summary, triggerErrors } from './lib';
 
-const { ConversationIntelligenceTrigger } = nodeModule<typeof import('../nodes/ConversationIntelligence/ConversationIntelligenceTrigger.node')>(
+const { ConversationIntelligenceTrigger } = nodeModule<typeof import('../packages/n8n-nodes-telephony-platform/nodes/ConversationIntelligence/ConversationIntelligenceTrigger.node')>(
 	'nodes/ConversationIntelligence/ConversationIntelligenceTrigger.node',
 );
 

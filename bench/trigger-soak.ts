@@ -17,7 +17,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { contexts } from '../test/harness/n8n';
 import { SMOKE, loadAverage, nodeModule, num, report, run, sized, startSandboxProcess, summary, triggerErrors } from './lib';
 
-const { HostedPbxTrigger } = nodeModule<typeof import('../nodes/HostedPbx/HostedPbxTrigger.node')>('nodes/HostedPbx/HostedPbxTrigger.node');
+const { HostedPbxTrigger } = nodeModule<typeof import('../packages/n8n-nodes-telephony-platform/nodes/HostedPbx/HostedPbxTrigger.node')>('nodes/HostedPbx/HostedPbxTrigger.node');
 
 const ROUNDS = Number(process.env.SOAK_ROUNDS ?? sized(1000, 3));
 const EVENTS_PER_ROUND = Number(process.env.SOAK_EVENTS ?? sized(1000, 100));

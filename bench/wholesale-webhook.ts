@@ -23,8 +23,8 @@ import { formEncode, phpJson } from '../sandbox/wholesale/php';
 import { answerAsN8n, contexts } from '../test/harness/n8n';
 import { loadAverage, nodeModule, num, percentile, report, run, sized, summary } from './lib';
 
-const { WholesaleVoiceTrigger } = nodeModule<typeof import('../nodes/WholesaleVoice/WholesaleVoiceTrigger.node')>('nodes/WholesaleVoice/WholesaleVoiceTrigger.node');
-const { resetTriggers } = nodeModule<typeof import('../nodes/shared/triggers/lifecycle')>('nodes/shared/triggers/lifecycle');
+const { WholesaleVoiceTrigger } = nodeModule<typeof import('../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/WholesaleVoiceTrigger.node')>('nodes/WholesaleVoice/WholesaleVoiceTrigger.node');
+const { resetTriggers } = nodeModule<typeof import('../packages/n8n-nodes-telephony-platform/nodes/shared/triggers/lifecycle')>('nodes/shared/triggers/lifecycle');
 
 const SECRET = 'bench-secret-0123456789abcdef0123456789abcdef';
 const CONCURRENCY = sized(200, 20);

@@ -15,12 +15,14 @@
  *   6. prints what to open and curl commands that make the sandbox ring, text, start a voice
  *      agent conversation or play a live-analysis session, the MCP recipe's endpoint and bearer
  *      token with a command that lists its tools as an MCP client does, and the time the start
- *      took; then says when the live-analysis session ends (the trigger stops listening)
+ *      took, and last, beside "ready", the address to open (n8n's sign-in, leading to the recipes)
+ *      and the sign-in again (the guide has scrolled it away); then says when the live-analysis
+ *      session ends (the trigger stops listening)
  * Ctrl-C stops everything it started (the n8n process group and the sandbox).
  *
  * The terminal shows the steps with their elapsed time; a long step shows that it is moving (on a
- * terminal one status line with its time and what it is doing in words, from scripts/demo/progress.ts,
- * updated every second; in a pipe or a file that line every 10 s, no control codes). What npm, the
+ * terminal one status line, as wide as the terminal, with its time and what it is doing in words, from
+ * scripts/demo/progress.ts, updated every second; in a pipe or a file that line every 10 s, no control codes). What npm, the
  * compiler, the n8n installer and the sandbox print goes to a log file, and n8n's own output to another (both under
  * <cache>/demo/logs, the last 10 runs kept); their paths are printed first, and their last lines
  * if a step fails. --verbose streams it all to the terminal as well.
@@ -49,8 +51,10 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
+import { PACKAGE_DIR } from './packageFiles.mjs';
+
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const PKG = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8'));
+const PKG = JSON.parse(fs.readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8'));
 const EXAMPLES = path.join(REPO, 'examples');
 /** Where examples/sandbox-credentials.json points; replaced by the sandbox's real address. */
 const EXAMPLE_SANDBOX_URL = 'http://127.0.0.1:4010';
@@ -143,6 +147,8 @@ const say = (msg) => {
 const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]/g;
 /** What the running step is doing, in words (scripts/demo/progress.ts, loaded in main()). */
 let progress;
+/** Where to open and how to sign in (scripts/demo/signIn.ts, loaded in main()). */
+let signIn;
 /** Feeds each line of a child's output to the status line's words (never shown raw). */
 function noteLines(text) {
 	for (const line of String(text).replace(ANSI, '').split('\n')) if (line.trim()) progress?.note(line);
@@ -189,6 +195,17 @@ function follow(file, fromStart = false, show = print) {
 }
 
 /** Bytes in use on the disk of the cache (what an install writes grows it); undefined where Node cannot tell. */
+/** Packages unpacked so far in an npm install's folder: the entries of its node_modules, a scope's counted by its members. */
+function packagesIn(prefix) {
+	try {
+		const modules = path.join(prefix, 'node_modules');
+		const entries = fs.readdirSync(modules).filter((name) => !name.startsWith('.'));
+		return entries.reduce((sum, name) => sum + (name.startsWith('@') ? fs.readdirSync(path.join(modules, name)).length : 1), 0);
+	} catch {
+		return 0;
+	}
+}
+
 function diskUsed() {
 	try {
 		let dir = CACHE_ROOT;
@@ -224,10 +241,11 @@ async function step(title, work) {
 	print(`${label} …\n`);
 	const tick = setInterval(() => {
 		const ms = Date.now() - since;
-		const status = progress ? progress.status(short, since) : `${short} … ${duration(ms)}`;
+		// On a terminal the line fits its width (one column spare: a full line wraps on some), the note that matters kept whole.
+		const width = interactive ? Math.max(20, (process.stderr.columns || process.stdout.columns || 80) - 1) : Infinity;
+		const status = progress ? progress.status(short, since, width - 4) : `${short} … ${duration(ms)}`;
 		if (interactive) {
 			clearStatus();
-			const width = Math.max(20, (process.stderr.columns || 100) - 1);
 			statusLine = `    ${status}`.slice(0, width);
 			process.stderr.write(statusLine);
 		} else if (Math.floor(ms / (PLAIN_TICK_SECONDS * 1000)) > plainTicks) {
@@ -488,6 +506,11 @@ function hasTrigger(workflow) {
 	return workflow.nodes.some((n) => /Trigger$/.test(n.type) && n.type !== 'n8n-nodes-base.manualTrigger');
 }
 
+/** Does it need a database the demo does not start (the hourly CDR pull's PostgreSQL)? Imported, left inactive. */
+function needsDatabase(workflow) {
+	return workflow.nodes.some((n) => n.credentials?.postgres);
+}
+
 /** The e2e harness (test/e2e/harness.ts, through tsx): the demo runs n8n exactly as the tests do. */
 async function harness() {
 	const { require: tsxRequire } = await import('tsx/cjs/api');
@@ -520,6 +543,10 @@ async function activate(n8n, examples) {
 	const problems = [];
 	for (const { file, workflow } of examples) {
 		if (!hasTrigger(workflow)) continue;
+		if (needsDatabase(workflow)) {
+			say(`left inactive: ${workflow.name} (${file}) needs a PostgreSQL, see examples/README.md`);
+			continue;
+		}
 		try {
 			await n8n.activateNow(workflow.id);
 			say(`activated ${workflow.name} (${file})`);
@@ -611,8 +638,8 @@ function printGuide({ base, webhookBase, sandbox, examples, userFolder, provisio
 		` n8n ${provisioned.n8nVersion} with ${PKG.name} is running against the sandbox.`,
 		line,
 		'',
-		` Open      ${base}`,
-		` Sign in   ${OWNER.email}  /  ${OWNER.password}`,
+		` Open      ${signIn.openUrl(base)}   (the recipes, once signed in)`,
+		` Sign in   ${OWNER.email}  /  ${OWNER.password}   (both are repeated at the end)`,
 		'',
 		' Recipes (Overview → Workflows), with the sandbox credentials (examples/README.md):',
 		...examples.map(({ file, workflow }) => `   • ${workflow.name}   (${file})`),
@@ -662,6 +689,8 @@ function printGuide({ base, webhookBase, sandbox, examples, userFolder, provisio
 		`     ${post('/wholesale/deliveries', { url: wholesaleHook(1), app: 'cdr' })}`,
 		`     ${post('/wholesale/webhooks', { app: 'porting', url: wholesaleHook(2), encoding: 'json' })}`,
 		`     ${post('/wholesale/ports/40003/advance', {})} && ${post('/wholesale/ports/40003/advance', { port_date: '2026-12-04 09:00:00' })}`,
+		'     A blocked call → "blocked calls and call warnings" texts the team at once:',
+		`     ${post('/wholesale/deliveries', { url: `${webhookBase}/webhook/a1b2c3d4-0011-4c0d-8e01-000000000001/wholesale-voice`, app: 'call_blocked' })}`,
 		'     A report: request the latest 100 CDRs with the "Report ready" trigger as callback (what the',
 		'     recipe\'s nightly Schedule does for yesterday\'s CDRs); the sandbox calls back in 2 s and "report',
 		'     ready rows" collects the rows (the editor\'s Execute workflow would wait for a test webhook):',
@@ -875,7 +904,8 @@ async function main() {
 	pruneLogs();
 	const { require: tsxRequire } = await import('tsx/cjs/api');
 	const { Progress } = tsxRequire('./demo/progress.ts', import.meta.url);
-	progress = new Progress(Date.now, diskUsed);
+	progress = new Progress(Date.now, { diskUsed, packagesIn });
+	signIn = tsxRequire('./demo/signIn.ts', import.meta.url);
 	n8nLogFile = args.queue ? undefined : N8N_LOG_FILE;
 	const n8nLogs = args.queue ? 'one file per process, in the folder printed at step 3' : N8N_LOG_FILE;
 	process.stderr.write(
@@ -936,7 +966,10 @@ async function main() {
 		return [...failed, ...(await waitForMcp(active))];
 	});
 	printGuide({ base: n8n.baseUrl, webhookBase, sandbox, examples, userFolder: n8n.userFolder, provisioned, problems, queue, mcp });
-	say(`ready in ${secs()} (${stepTimes.map(([t, ms]) => `${t} ${duration(ms)}`).join(', ')})`);
+	// The guide has scrolled the sign-in away: the last lines say it again.
+	const [ready, ...howToSignIn] = signIn.readyLines(n8n.baseUrl, OWNER, `${secs()} (${stepTimes.map(([t, ms]) => `${t} ${duration(ms)}`).join(', ')})`);
+	say(ready);
+	print(`${howToSignIn.join('\n')}\n`);
 	watchSessions({ n8n, sandbox, examples });
 }
 

@@ -6,18 +6,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { ResourceSpec } from '../nodes/shared/operation';
+import type { ResourceSpec } from '../packages/n8n-nodes-telephony-platform/nodes/shared/operation';
+import { nodeModule } from './packageSource';
 
-/** Node modules by their `.ts` file: tsx would resolve `X.node` to the codex file `X.node.json`. */
-function nodeModule<T>(relativePath: string): T {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	return require(join(__dirname, '..', `${relativePath}.ts`)) as T;
-}
-
-const { hostedPbxResources } = nodeModule<typeof import('../nodes/HostedPbx/HostedPbx.node')>('nodes/HostedPbx/HostedPbx.node');
-const { wholesaleVoiceResources } = nodeModule<typeof import('../nodes/WholesaleVoice/WholesaleVoice.node')>('nodes/WholesaleVoice/WholesaleVoice.node');
-const { voiceAgentResources } = nodeModule<typeof import('../nodes/VoiceAgent/VoiceAgent.node')>('nodes/VoiceAgent/VoiceAgent.node');
-const { conversationIntelligenceResources } = nodeModule<typeof import('../nodes/ConversationIntelligence/ConversationIntelligence.node')>(
+const { hostedPbxResources } = nodeModule<typeof import('../packages/n8n-nodes-telephony-platform/nodes/HostedPbx/HostedPbx.node')>('nodes/HostedPbx/HostedPbx.node');
+const { wholesaleVoiceResources } = nodeModule<typeof import('../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/WholesaleVoice.node')>('nodes/WholesaleVoice/WholesaleVoice.node');
+const { voiceAgentResources } = nodeModule<typeof import('../packages/n8n-nodes-telephony-platform/nodes/VoiceAgent/VoiceAgent.node')>('nodes/VoiceAgent/VoiceAgent.node');
+const { conversationIntelligenceResources } = nodeModule<typeof import('../packages/n8n-nodes-telephony-platform/nodes/ConversationIntelligence/ConversationIntelligence.node')>(
 	'nodes/ConversationIntelligence/ConversationIntelligence.node',
 );
 
@@ -31,16 +26,19 @@ export const OPERATION_DOCS: Array<{ file: string; resources: ResourceSpec[] }> 
 const START = '<!-- operations:start -->';
 const END = '<!-- operations:end -->';
 
+/** The Output column: the reads that offer the choice (what each holds is in the page's Output section). */
+const OUTPUT_CHOICE = 'Simplified (default), Raw, Selected Fields';
+
 export function operationTable(resources: ResourceSpec[]): string {
 	const rows = [...resources]
 		.sort((a, b) => a.name.localeCompare(b.name))
 		.flatMap((resource) =>
 			resource.operations.map(
 				(op) =>
-					`| ${resource.name} | ${op.name} | ${op.description.replace(/\|/g, '\\|')}${op.paging ? ' (Return All / Limit)' : ''} |`,
+					`| ${resource.name} | ${op.name} | ${op.description.replace(/\|/g, '\\|')}${op.paging ? ' (Return All / Limit)' : ''} | ${op.shape ? OUTPUT_CHOICE : ''} |`,
 			),
 		);
-	return ['| Resource | Operation | What it does |', '|---|---|---|', ...rows].join('\n');
+	return ['| Resource | Operation | What it does | Output |', '|---|---|---|---|', ...rows].join('\n');
 }
 
 export function withTable(text: string, resources: ResourceSpec[]): string {

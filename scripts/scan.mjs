@@ -1,8 +1,8 @@
 // npm run scan: n8n's verification scan (@n8n/scan-community-package), run as n8n runs it. The scanner's
 // CLI only scans a package already published with provenance, so this calls the function it calls,
-// with the same two legs: the repository source with SOURCE_FILE_PATTERNS, then the tarball that
-// `npm pack` makes (its prepack builds dist/), unpacked outside the repository, with the tarball
-// patterns. Exits non-zero unless both legs report 0 errors.
+// with the same two legs: the package's source (packages/n8n-nodes-telephony-platform) with
+// SOURCE_FILE_PATTERNS, then the tarball that `npm pack` makes of it after `npm run build`,
+// unpacked outside the repository, with the tarball patterns. Exits non-zero unless both legs report 0 errors.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +17,7 @@ const TARBALL_FILE_PATTERNS = ['**/*.js', 'package.json'];
 const TARBALL_LIMIT_KB = 300;
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const packageDir = join(root, 'packages', 'n8n-nodes-telephony-platform');
 
 /** The error count of one leg: analyzePackage returns only ESLint's stylish text, so it is read from its summary. */
 function errorCount(result) {
@@ -51,18 +52,12 @@ let sourceErrors = Number.NaN;
 let tarballErrors = Number.NaN;
 try {
 	console.log(`Scanning the source (${SOURCE_FILE_PATTERNS.join(', ')})...`);
-	sourceErrors = printLeg('source', await analyzePackage(root, SOURCE_FILE_PATTERNS));
+	sourceErrors = printLeg('source', await analyzePackage(packageDir, SOURCE_FILE_PATTERNS));
 
-	// .npmrc sets ignore-scripts for installs; packing must run prepack (the build), as npm publish does here.
-	console.log('\nPacking (npm pack runs prepack: the build)...');
-	const packOutput = run('npm', ['pack', '--json', '--ignore-scripts=false', '--pack-destination', work], {
-		cwd: root,
-		stdio: ['ignore', 'pipe', 'inherit'],
-	});
-	// The build's own output comes first on stdout; npm's JSON report (an array) is the last thing printed.
-	const jsonStart = packOutput.lastIndexOf('\n[\n') + 1;
-	process.stdout.write(packOutput.slice(0, jsonStart));
-	const packed = JSON.parse(packOutput.slice(jsonStart))[0];
+	// The publish workflow packs what `npm run build` made (.npmrc sets ignore-scripts), so does this.
+	console.log('\nBuilding and packing (npm run build, npm pack)...');
+	run('npm', ['run', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+	const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], { cwd: packageDir, stdio: ['ignore', 'pipe', 'inherit'] }))[0];
 	const packedKb = packed.size / 1024;
 	console.log(`tarball: ${packed.filename}, ${packedKb.toFixed(1)} KB (${packedKb < TARBALL_LIMIT_KB ? 'under' : 'OVER'} the ${TARBALL_LIMIT_KB} KB budget), ${(packed.unpackedSize / 1024).toFixed(1)} KB unpacked, ${packed.entryCount} files`);
 

@@ -1,7 +1,9 @@
 /**
  * What publishing and n8n's verification need from the package, checked without publishing:
  * package.json's fields, the files the tarball may hold, the documentation links, the lint
- * config against the scan's rules, and the publish workflow. `npm run scan` runs the scan itself.
+ * config against the scan's rules, and the workflows. `npm run scan` runs the scan itself.
+ * The published package is packages/n8n-nodes-telephony-platform; the repository root is the
+ * private development workspace around it.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -10,7 +12,11 @@ import { join, relative } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 
 const root = join(__dirname, '..');
+const PACKAGE = 'packages/n8n-nodes-telephony-platform';
+const packageDir = join(root, PACKAGE);
 const read = (file: string) => readFileSync(join(root, file), 'utf8');
+/** A file of the published package, by its path inside the package. */
+const readShipped = (file: string) => read(join(PACKAGE, file));
 
 interface PackageJson {
 	name: string;
@@ -25,17 +31,18 @@ interface PackageJson {
 	peerDependencies?: Record<string, string>;
 	n8n: { n8nNodesApiVersion: number; strict: boolean; credentials: string[]; nodes: string[] };
 }
-const pkg = JSON.parse(read('package.json')) as PackageJson;
+const pkg = JSON.parse(readShipped('package.json')) as PackageJson;
+const workspace = JSON.parse(read('package.json')) as { private: boolean; workspaces: string[]; scripts: Record<string, string> };
 
 /** The repository's web address, from package.json's `repository`: the one place it is written. */
 const repositoryWeb = pkg.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
 const docsBase = `${repositoryWeb}/blob/main/docs/`;
 
-/** Every file under a folder, relative to the repository root. */
+/** Every file under a folder of the package, relative to the package. */
 function filesUnder(dir: string): string[] {
-	return readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
+	return readdirSync(join(packageDir, dir), { recursive: true, withFileTypes: true })
 		.filter((entry) => entry.isFile())
-		.map((entry) => relative(root, join(entry.parentPath, entry.name)));
+		.map((entry) => relative(packageDir, join(entry.parentPath, entry.name)));
 }
 
 describe('package.json for publishing', () => {
@@ -63,10 +70,12 @@ describe('package.json for publishing', () => {
 		expect(read('LICENSE')).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} \S/);
 	});
 
-	test('npm pack builds first; npm publish runs the checks', () => {
-		expect(pkg.scripts.prepack).toBe('npm run build');
-		for (const check of ['npm run lint', 'npm test', 'npm run scan']) expect(pkg.scripts.prepublishOnly).toContain(check);
-		expect(pkg.scripts.scan).toBe('node scripts/scan.mjs');
+	test("the package builds and lints with n8n's own tool; the root workspace runs both", () => {
+		expect(pkg.scripts).toMatchObject({ build: 'n8n-node build', lint: 'n8n-node lint' });
+		expect(workspace).toMatchObject({ private: true, workspaces: [PACKAGE] });
+		expect(workspace.scripts.build).toBe(`npm run build -w ${pkg.name} && node scripts/packageFiles.mjs`);
+		expect(workspace.scripts.lint).toBe(`npm run lint -w ${pkg.name} && prettier --check ${PACKAGE}/nodes ${PACKAGE}/credentials`);
+		expect(workspace.scripts.scan).toBe('node scripts/scan.mjs');
 	});
 
 	test('the n8n section lists every node and credential, as tsc builds them into dist/', () => {
@@ -77,12 +86,14 @@ describe('package.json for publishing', () => {
 		expect([...pkg.n8n.nodes].sort()).toEqual(nodeSources.map(built));
 		expect([...pkg.n8n.credentials].sort()).toEqual(credentialSources.map(built));
 		expect(pkg.n8n.n8nNodesApiVersion).toBe(1);
-		const build = JSON.parse(read('tsconfig.build.json')) as { compilerOptions: Record<string, unknown> };
-		expect(build.compilerOptions).toMatchObject({ rootDir: '.', outDir: './dist', declaration: false, sourceMap: false });
+		const build = JSON.parse(readShipped('tsconfig.json')) as { compilerOptions: Record<string, unknown>; include: string[] };
+		expect(build.compilerOptions).toMatchObject({ rootDir: '.', outDir: './dist/', declaration: false, sourceMap: false, strict: true });
+		// tsc copies the codex files it is given; `n8n-node build` copies the icons.
+		expect(build.include).toEqual(['credentials/**/*', 'nodes/**/*', 'nodes/**/*.json']);
 	});
 
 	test('one icon pair per node: no copies anywhere else', () => {
-		const icons = execFileSync('git', ['ls-files', '*.svg'], { cwd: root, encoding: 'utf8' }).split('\n').filter((path) => path.startsWith('nodes/'));
+		const icons = execFileSync('git', ['ls-files', '*.svg'], { cwd: packageDir, encoding: 'utf8' }).split('\n').filter((path) => path.startsWith('nodes/'));
 		const names = icons.map((path) => path.split('/').pop());
 		expect(new Set(names).size).toBe(names.length);
 	});
@@ -90,7 +101,9 @@ describe('package.json for publishing', () => {
 	test('the tarball may hold only what n8n loads: compiled JavaScript, icons, codex files, README, LICENSE', () => {
 		expect(pkg.files).toEqual(['dist/**/*.js', 'dist/**/*.svg', 'dist/**/*.node.json']);
 		// What npm would pack now (without building): whatever dist/ holds, nothing else slips in.
-		const output = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+		// The build copies README and LICENSE in from the root (npm pack leaves symlinks out).
+		execFileSync(process.execPath, [join(root, 'scripts/packageFiles.mjs')]);
+		const output = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: packageDir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
 		const [packed] = JSON.parse(output) as Array<{ files: Array<{ path: string }> }>;
 		const paths = packed.files.map((f) => f.path);
 		expect(paths).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE']));
@@ -104,9 +117,10 @@ describe('shipped code loads nothing n8n Cloud lacks', () => {
 	/**
 	 * n8n Cloud installs a verified package without its dependencies, and the scan lets imports of
 	 * devDependencies through (it assumes they are bundled), so it would not see a shipped import of
-	 * undici or eventsource. What a node may load: its own files, n8n-workflow, node:crypto.
+	 * undici or eventsource. What a node may load: its own files, n8n-workflow, node:crypto, and luxon
+	 * (n8n's date library: n8n-workflow depends on it, n8n loads it, n8n's lint allows it).
 	 */
-	const allowed = (specifier: string) => specifier.startsWith('./') || specifier.startsWith('../') || ['n8n-workflow', 'node:crypto', 'crypto'].includes(specifier);
+	const allowed = (specifier: string) => specifier.startsWith('./') || specifier.startsWith('../') || ['n8n-workflow', 'luxon', 'node:crypto', 'crypto'].includes(specifier);
 	const runtimeImports = (text: string) =>
 		[
 			...text.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^'"]*?\bfrom\s+'([^']+)'/gm),
@@ -120,7 +134,7 @@ describe('shipped code loads nothing n8n Cloud lacks', () => {
 	});
 
 	test.each(sources)('%s', (file) => {
-		expect(runtimeImports(read(file)).filter((specifier) => !allowed(specifier))).toEqual([]);
+		expect(runtimeImports(readShipped(file)).filter((specifier) => !allowed(specifier))).toEqual([]);
 	});
 });
 
@@ -144,7 +158,7 @@ describe('documentation links point at the docs page of each node in the reposit
 
 	const credentialFiles = filesUnder('credentials').filter((f) => f.endsWith('.credentials.ts'));
 	test.each(credentialFiles)('%s', (file) => {
-		const urls = [...read(file).matchAll(/documentationUrl\s*=\s*'([^']*)'/g)].map((m) => m[1]);
+		const urls = [...readShipped(file).matchAll(/documentationUrl\s*=\s*'([^']*)'/g)].map((m) => m[1]);
 		const page = credentialPages[file.split('/').pop()!];
 		expect(urls).toEqual([`${docsBase}${page}`]);
 		expect(existsSync(join(root, 'docs', page))).toBe(true);
@@ -152,7 +166,7 @@ describe('documentation links point at the docs page of each node in the reposit
 
 	const codexFiles = filesUnder('nodes').filter((f) => f.endsWith('.node.json'));
 	test.each(codexFiles)('%s', (file) => {
-		const codex = JSON.parse(read(file)) as { resources: Record<string, Array<{ url: string }>> };
+		const codex = JSON.parse(readShipped(file)) as { resources: Record<string, Array<{ url: string }>> };
 		const page = codexPages[file.split('/').pop()!];
 		const urls = Object.values(codex.resources).flat().map((r) => r.url);
 		expect(urls).toEqual([`${docsBase}${page}`]);
@@ -168,7 +182,7 @@ describe('documentation links point at the docs page of each node in the reposit
 describe('npm run lint uses the rules of the scan', () => {
 	/**
 	 * The severity of every rule, for a few shipped files, under the scan's config (buildScanConfig of
-	 * n8n's scanner) and under this repository's eslint.config.mjs; and which paths the lint ignores.
+	 * n8n's scanner) and under the package's eslint.config.mjs, run where `n8n-node lint` runs it.
 	 */
 	const script = `
 		import { ESLint } from 'eslint';
@@ -180,12 +194,12 @@ describe('npm run lint uses the rules of the scan', () => {
 		const lint = new ESLint({ cwd: process.cwd() });
 		const out = { files: {}, ignored: {} };
 		for (const file of files) out.files[file] = { scan: await rules(scan, file), lint: await rules(lint, file) };
-		for (const file of ['test/packaging.test.ts', 'sandbox/main.ts', 'bench/lib.ts', 'scripts/docs.ts', 'nodes/shared/transport/client.ts', 'credentials/HostedPbxApi.credentials.ts']) out.ignored[file] = await lint.isPathIgnored(file);
+		for (const file of ['nodes/shared/transport/client.ts', 'credentials/HostedPbxApi.credentials.ts']) out.ignored[file] = await lint.isPathIgnored(file);
 		process.stdout.write(JSON.stringify(out));
 	`;
 	let result: { files: Record<string, { scan: Record<string, number>; lint: Record<string, number> }>; ignored: Record<string, boolean> };
 	beforeAll(() => {
-		result = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' }));
+		result = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: packageDir, encoding: 'utf8' }));
 	}, 60_000);
 
 	test('every rule the scan treats as an error is an error in the lint too', () => {
@@ -199,21 +213,19 @@ describe('npm run lint uses the rules of the scan', () => {
 		expect(result.files['package.json'].lint['@n8n/community-nodes/no-runtime-dependencies']).toBe(2);
 	});
 
-	test('"strict" says whether eslint.config.mjs is n8n\'s template verbatim, which is all `n8n-node lint` checks in strict mode', () => {
-		const template = readFileSync(join(root, 'node_modules/@n8n/node-cli/dist/template/templates/shared/default/eslint.config.mjs'), 'utf8');
-		const normalise = (text: string) => text.replace(/\s+/g, ' ').trim();
-		expect(pkg.n8n.strict).toBe(normalise(read('eslint.config.mjs')) === normalise(template));
+	test("eligible for n8n Cloud as `n8n-node cloud-support` decides: strict, and n8n's eslint.config.mjs and .prettierrc.js verbatim", () => {
+		const template = (file: string) => readFileSync(join(root, 'node_modules/@n8n/node-cli/dist/template/templates/shared/default', file), 'utf8');
+		expect(pkg.n8n.strict).toBe(true);
+		expect(readShipped('eslint.config.mjs')).toBe(template('eslint.config.mjs'));
+		expect(readShipped('.prettierrc.js')).toBe(template('.prettierrc.js'));
+		expect(result.ignored).toEqual({ 'nodes/shared/transport/client.ts': false, 'credentials/HostedPbxApi.credentials.ts': false });
 	});
 
-	test('the lint is for shipped code: tests, sandbox, benchmarks and scripts are ignored', () => {
-		expect(result.ignored).toEqual({
-			'test/packaging.test.ts': true,
-			'sandbox/main.ts': true,
-			'bench/lib.ts': true,
-			'scripts/docs.ts': true,
-			'nodes/shared/transport/client.ts': false,
-			'credentials/HostedPbxApi.credentials.ts': false,
-		});
+	test('the package folder holds shipped code and its configs only: development code lives outside what `n8n-node lint` reads', () => {
+		const tracked = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: packageDir, encoding: 'utf8' }).trim().split('\n');
+		const topLevel = [...new Set(tracked.map((file) => file.split('/')[0]))].sort();
+		expect(topLevel).toEqual(['.gitignore', '.prettierrc.js', 'credentials', 'eslint.config.mjs', 'nodes', 'package.json', 'tsconfig.json']);
+		expect(tracked.filter((file) => /\.(test|spec)\.ts$|(^|\/)(test|sandbox|bench|scripts)\//.test(file))).toEqual([]);
 	});
 });
 
@@ -251,11 +263,23 @@ describe('the publish workflow', () => {
 		expect(major * 1e6 + minor * 1e3 + patch).toBeGreaterThanOrEqual(11_005_001);
 	});
 
-	test('installs from the lock file, builds, lints, tests and scans, then publishes with provenance', () => {
-		const order = [/^npm ci\b/, /^npm run build$/, /^npm run lint$/, /^npm test$/, /^npm run scan$/, /^npm publish --provenance --access public$/].map(indexOf);
+	test('installs from the lock file, builds, lints, tests and scans, then publishes the package folder with provenance', () => {
+		const order = [/^npm ci\b/, /^npm run build$/, /^npm run lint$/, /^npm test$/, /^npm run scan$/, new RegExp(`^npm publish -w ${pkg.name} --provenance --access public$`)].map(indexOf);
 		expect(order.every((i) => i >= 0)).toBe(true);
 		expect([...order].sort((a, b) => a - b)).toEqual(order);
 		expect(order[order.length - 1]).toBe(steps.length - 1);
+	});
+});
+
+describe('CI on pull requests, as n8n\'s template has it', () => {
+	const ci = parseYaml(read('.github/workflows/ci.yml')) as { on: Record<string, unknown>; jobs: Record<string, { steps: Array<{ run?: string; uses?: string }> }> };
+	test('runs on every pull request and on pushes to main', () => {
+		expect(ci.on).toEqual({ pull_request: null, push: { branches: ['main'] } });
+	});
+	test("installs, lints, builds and runs the README's test command", () => {
+		const runs = Object.values(ci.jobs).flatMap((job) => job.steps.map((s) => s.run?.trim()).filter(Boolean));
+		expect(runs).toEqual(['npm ci', 'npm run lint', 'npm run build', 'npm test']);
+		expect(read('README.md')).toContain('npm test');
 	});
 });
 

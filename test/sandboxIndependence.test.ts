@@ -1,14 +1,16 @@
 /**
  * The sandbox judges the nodes, so it is written from the contract alone: no file under
- * sandbox/ may load anything from nodes/ or credentials/. A rule shared by both could never be
- * caught by a test against the sandbox.
+ * sandbox/ may load anything from the published package (packages/n8n-nodes-telephony-platform:
+ * nodes/, credentials/), by path or by its name. A rule shared by both could never be caught by a
+ * test against the sandbox.
  *
  * Each file's text is parsed (TypeScript's parser, no compilation, no module resolution) and
  * every module reference is collected: import and import type, side-effect imports, export …
  * from, import x = require(), require() and require.resolve() anywhere, dynamic import(), and
  * jest.mock-style calls; then any string literal that is a relative path, in case a path is
- * built apart from the call that loads it. Relative paths are resolved against the file, and
- * bare `nodes/…` or `credentials/…` specifiers (a baseUrl import) against the repository root.
+ * built apart from the call that loads it. Relative paths are resolved against the file, the
+ * package's name (a workspace link in node_modules) and bare `nodes/…` or `credentials/…`
+ * specifiers (a baseUrl import) against the package folder.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -17,7 +19,8 @@ import * as ts from 'typescript';
 
 const ROOT = path.resolve(__dirname, '..');
 const SANDBOX = path.join(ROOT, 'sandbox');
-const FORBIDDEN = ['nodes', 'credentials'].map((dir) => path.join(ROOT, dir));
+const PACKAGE_NAME = 'n8n-nodes-telephony-platform';
+const PACKAGE = path.join(ROOT, 'packages', PACKAGE_NAME);
 const SOURCE = /\.(ts|tsx|js|jsx|mjs|cjs|mts|cts)$/;
 
 function sourceFiles(dir: string): string[] {
@@ -67,8 +70,9 @@ export function moduleReferences(text: string, fileName = 'file.ts'): { specifie
 /** Where a specifier points, when it is a path in this repository; undefined for packages. */
 function resolvedTarget(file: string, specifier: string): string | undefined {
 	if (specifier.startsWith('.') || specifier.startsWith('/')) return path.resolve(path.dirname(file), specifier);
-	const first = specifier.split('/')[0];
-	if (first === 'nodes' || first === 'credentials') return path.join(ROOT, specifier);
+	const [first, ...rest] = specifier.split('/');
+	if (first === PACKAGE_NAME) return path.join(PACKAGE, ...rest);
+	if (first === 'nodes' || first === 'credentials') return path.join(PACKAGE, specifier);
 	return undefined;
 }
 
@@ -81,13 +85,13 @@ function forbiddenTargets(file: string, text: string): string[] {
 	const { specifiers, pathStrings } = moduleReferences(text, file);
 	const targets = [...specifiers, ...pathStrings]
 		.map((specifier) => resolvedTarget(file, specifier))
-		.filter((target): target is string => target !== undefined && FORBIDDEN.some((dir) => inside(target, dir)))
-		.map((target) => path.relative(ROOT, target));
+		.filter((target): target is string => target !== undefined && inside(target, PACKAGE))
+		.map((target) => path.relative(PACKAGE, target) || '.');
 	return [...new Set(targets)];
 }
 
 describe('the sandbox is independent of the package it judges', () => {
-	test('no file under sandbox/ imports, requires or re-exports anything from nodes/ or credentials/', () => {
+	test('no file under sandbox/ imports, requires or re-exports anything from the package', () => {
 		const files = sourceFiles(SANDBOX);
 		expect(files.length).toBeGreaterThan(20);
 		const offending = files.flatMap((file) => forbiddenTargets(file, fs.readFileSync(file, 'utf8')).map((target) => `${path.relative(ROOT, file)} -> ${target}`));
@@ -97,20 +101,21 @@ describe('the sandbox is independent of the package it judges', () => {
 	test('the scan finds every form of reference, and ignores comments (it would catch a regression)', () => {
 		const file = path.join(SANDBOX, 'wholesale', 'numbers.ts');
 		const sample = [
-			"import { validateNumberConfiguration } from '../../nodes/WholesaleVoice/validation';",
-			'import type { Issue } from "../../nodes/shared/validation";',
-			"import '../../nodes/shared/sideEffect';",
-			"export { x } from '../../credentials/WholesaleVoiceApi.credentials';",
-			"export * from '../../nodes/shared/transport';",
-			"import rules = require('../../nodes/shared/rules');",
-			'import {\n\tmultiLine,\n} from "../../nodes/x";',
-			"import { fine } from './rules'; // '../../nodes/only/in/a/comment'",
-			'/* import { no } from "../../nodes/commented/out"; */',
-			"const quote = /[\"']/; function late() { return require('../../nodes/late'); }",
-			"async function lazy() { return await import('../../nodes/HostedPbx/stream'); }",
-			"type T = typeof import('../../nodes/typeOnly');",
-			"const where = '../../credentials'; const loaded = require(path.join(where, 'X'));",
+			"import { validateNumberConfiguration } from '../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/validation';",
+			'import type { Issue } from "../../packages/n8n-nodes-telephony-platform/nodes/shared/validation";',
+			"import '../../packages/n8n-nodes-telephony-platform/nodes/shared/sideEffect';",
+			"export { x } from '../../packages/n8n-nodes-telephony-platform/credentials/WholesaleVoiceApi.credentials';",
+			"export * from '../../packages/n8n-nodes-telephony-platform/nodes/shared/transport';",
+			"import rules = require('../../packages/n8n-nodes-telephony-platform/nodes/shared/rules');",
+			'import {\n\tmultiLine,\n} from "../../packages/n8n-nodes-telephony-platform/nodes/x";',
+			"import { fine } from './rules'; // '../../packages/n8n-nodes-telephony-platform/nodes/only/in/a/comment'",
+			'/* import { no } from "../../packages/n8n-nodes-telephony-platform/nodes/commented/out"; */',
+			"const quote = /[\"']/; function late() { return require('../../packages/n8n-nodes-telephony-platform/nodes/late'); }",
+			"async function lazy() { return await import('../../packages/n8n-nodes-telephony-platform/nodes/HostedPbx/stream'); }",
+			"type T = typeof import('../../packages/n8n-nodes-telephony-platform/nodes/typeOnly');",
+			"const where = '../../packages/n8n-nodes-telephony-platform/credentials'; const loaded = require(path.join(where, 'X'));",
 			"import { baseUrl } from 'nodes/shared/transport';",
+			"import { HostedPbx } from 'n8n-nodes-telephony-platform/dist/nodes/HostedPbx/HostedPbx.node';",
 			"import { Workflow } from 'n8n-workflow';",
 		].join('\n');
 		expect(forbiddenTargets(file, sample).sort()).toEqual(
@@ -126,9 +131,10 @@ describe('the sandbox is independent of the package it judges', () => {
 				'nodes/HostedPbx/stream',
 				'nodes/typeOnly',
 				'credentials',
+				'dist/nodes/HostedPbx/HostedPbx.node',
 			].sort(),
 		);
 		// A folder that only starts the same stays outside.
-		expect(inside(path.join(ROOT, 'nodes-extra', 'x'), path.join(ROOT, 'nodes'))).toBe(false);
+		expect(inside(`${PACKAGE}-extra/x`, PACKAGE)).toBe(false);
 	});
 });

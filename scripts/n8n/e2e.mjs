@@ -7,12 +7,15 @@
  *   npm run test:e2e:n8n1       (target 1: n8n 1.123 on Node 22)
  *   npm run test:e2e -- -t credentials        (jest arguments pass through)
  *
- * Prints how long each step and the whole run took. Exits with jest's status.
+ * Postgres (Debian's package, for the CDR recipe's database: test/e2e/cdrPull.e2e.ts) is installed
+ * with apt-get when missing. Prints how long each step and the whole run took. Exits with jest's
+ * status.
  */
 import path from 'node:path';
 import { createRequire } from 'node:module';
 
 import { createSteps, npm, repo } from '../steps.mjs';
+import { ensureQueueServices } from './services.mjs';
 
 const require = createRequire(path.join(repo, 'package.json'));
 
@@ -47,6 +50,7 @@ if (!skipBuild) {
 }
 
 provision(target, done);
+ensureQueueServices({ redis: false, log: say });
 
 const jestBin = require.resolve('jest/bin/jest');
 const jest = step('jest', process.execPath, [jestBin, '--config', path.join(repo, 'jest.e2e.config.js'), ...jestArgs], {

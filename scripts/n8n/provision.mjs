@@ -110,7 +110,7 @@ export function paths(target) {
 
 const log = (msg) => process.stderr.write(`[n8n:provision] ${msg}\n`);
 
-function readJson(file) {
+export function readJson(file) {
 	try {
 		return JSON.parse(fs.readFileSync(file, 'utf8'));
 	} catch {
@@ -118,7 +118,7 @@ function readJson(file) {
 	}
 }
 
-function writeJsonAtomic(file, value) {
+export function writeJsonAtomic(file, value) {
 	const tmp = `${file}.${process.pid}.tmp`;
 	fs.writeFileSync(tmp, JSON.stringify(value, null, 2) + '\n');
 	fs.renameSync(tmp, file);
@@ -152,7 +152,7 @@ export function installed(target) {
 }
 
 /** An environment for npm and node-gyp: no npm_* leaking from an outer `npm run`. */
-function cleanEnv(extra = {}) {
+export function cleanEnv(extra = {}) {
 	const env = {};
 	for (const [k, v] of Object.entries(process.env)) {
 		if (/^npm_/i.test(k)) continue;
@@ -170,7 +170,7 @@ function cleanEnv(extra = {}) {
 
 let currentChild;
 
-function run(cmd, args, { cwd, env, quiet = false } = {}) {
+export function run(cmd, args, { cwd, env, quiet = false } = {}) {
 	return new Promise((resolve, reject) => {
 		log(`$ ${cmd} ${args.join(' ')}${cwd ? `   (in ${cwd})` : ''}`);
 		const started = Date.now();
@@ -201,7 +201,7 @@ function run(cmd, args, { cwd, env, quiet = false } = {}) {
 
 // The npm that runs the installs: the one beside the Node running this script when it exists
 // (the machine's npm), else whatever `npm` is on PATH.
-function npmCommand() {
+export function npmCommand() {
 	const besideNode = path.join(path.dirname(process.execPath), 'npm');
 	return fs.existsSync(besideNode) ? besideNode : 'npm';
 }
@@ -219,7 +219,7 @@ function pidAlive(pid) {
 
 let heldLock;
 
-async function acquireLock(lockDir) {
+export async function acquireLock(lockDir) {
 	fs.mkdirSync(path.dirname(lockDir), { recursive: true });
 	let announced = false;
 	for (;;) {
@@ -252,7 +252,7 @@ async function acquireLock(lockDir) {
 	}
 }
 
-function releaseLock() {
+export function releaseLock() {
 	if (!heldLock) return;
 	const owner = readJson(path.join(heldLock, 'owner.json'));
 	if (!owner || owner.pid === process.pid) fs.rmSync(heldLock, { recursive: true, force: true });

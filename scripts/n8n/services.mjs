@@ -43,15 +43,15 @@ function redisRunningPids() {
  * returns what was installed and where the binaries are. Throws with the command to run when
  * a package is missing and we are not root.
  */
-export function ensureQueueServices({ log = (m) => process.stderr.write(`${m}\n`) } = {}) {
+export function ensureQueueServices({ log = (m) => process.stderr.write(`${m}\n`), redis = true } = {}) {
 	const missing = [];
 	if (!findPostgresBin()) missing.push('postgresql');
-	if (!findRedisServer()) missing.push('redis-server');
+	if (redis && !findRedisServer()) missing.push('redis-server');
 	if (missing.length === 0) return { installed: [], postgresBin: findPostgresBin(), redisServer: findRedisServer() };
 
 	const command = `apt-get install -y --no-install-recommends ${missing.join(' ')}`;
 	if (process.getuid?.() !== 0) {
-		throw new Error(`queue mode needs ${missing.join(' and ')}: install ${missing.length > 1 ? 'them' : 'it'} (sudo ${command}), then run again`);
+		throw new Error(`${redis ? 'queue mode' : 'the CDR recipe test'} needs ${missing.join(' and ')}: install ${missing.length > 1 ? 'them' : 'it'} (sudo ${command}), then run again`);
 	}
 	const redisBefore = new Set(redisRunningPids());
 	log(`[services] installing ${missing.join(', ')} with apt-get (once per machine)…`);
@@ -73,7 +73,7 @@ export function ensureQueueServices({ log = (m) => process.stderr.write(`${m}\n`
 	}
 	const postgresBin = findPostgresBin();
 	const redisServer = findRedisServer();
-	if (!postgresBin || !redisServer) throw new Error(`after apt-get install, ${!postgresBin ? 'Postgres' : 'redis-server'} is still not found`);
+	if (!postgresBin || (redis && !redisServer)) throw new Error(`after apt-get install, ${!postgresBin ? 'Postgres' : 'redis-server'} is still not found`);
 	const version = (bin, flag) => {
 		try {
 			return execFileSync(bin, [flag], { encoding: 'utf8' }).trim().split('\n')[0];
@@ -81,6 +81,6 @@ export function ensureQueueServices({ log = (m) => process.stderr.write(`${m}\n`
 			return '?';
 		}
 	};
-	log(`[services] ${version(path.join(postgresBin, 'postgres'), '--version')}; ${version(redisServer, '--version')}`);
+	log(`[services] ${version(path.join(postgresBin, 'postgres'), '--version')}${redisServer ? `; ${version(redisServer, '--version')}` : ''}`);
 	return { installed: missing, postgresBin, redisServer };
 }

@@ -12,14 +12,14 @@ import type { AddressInfo } from 'node:net';
 import { CredentialTestContext } from 'n8n-core';
 import type { ICredentialDataDecryptedObject, ICredentialTestFunction, IHttpRequestOptions, INodeCredentialTestResult, INodeType } from 'n8n-workflow';
 
-import { ConversationIntelligence } from '../../nodes/ConversationIntelligence/ConversationIntelligence.node';
-import { ConversationIntelligenceTrigger } from '../../nodes/ConversationIntelligence/ConversationIntelligenceTrigger.node';
-import { HostedPbx } from '../../nodes/HostedPbx/HostedPbx.node';
-import { HostedPbxTrigger } from '../../nodes/HostedPbx/HostedPbxTrigger.node';
-import { VoiceAgent } from '../../nodes/VoiceAgent/VoiceAgent.node';
-import { VoiceAgentTrigger } from '../../nodes/VoiceAgent/VoiceAgentTrigger.node';
-import { WholesaleVoice } from '../../nodes/WholesaleVoice/WholesaleVoice.node';
-import { WholesaleVoiceTrigger } from '../../nodes/WholesaleVoice/WholesaleVoiceTrigger.node';
+import { ConversationIntelligence } from '../../packages/n8n-nodes-telephony-platform/nodes/ConversationIntelligence/ConversationIntelligence.node';
+import { ConversationIntelligenceTrigger } from '../../packages/n8n-nodes-telephony-platform/nodes/ConversationIntelligence/ConversationIntelligenceTrigger.node';
+import { HostedPbx } from '../../packages/n8n-nodes-telephony-platform/nodes/HostedPbx/HostedPbx.node';
+import { HostedPbxTrigger } from '../../packages/n8n-nodes-telephony-platform/nodes/HostedPbx/HostedPbxTrigger.node';
+import { VoiceAgent } from '../../packages/n8n-nodes-telephony-platform/nodes/VoiceAgent/VoiceAgent.node';
+import { VoiceAgentTrigger } from '../../packages/n8n-nodes-telephony-platform/nodes/VoiceAgent/VoiceAgentTrigger.node';
+import { WholesaleVoice } from '../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/WholesaleVoice.node';
+import { WholesaleVoiceTrigger } from '../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/WholesaleVoiceTrigger.node';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { CREDENTIAL_TYPES } from '../harness/n8n';
 import { json, startTestServer } from '../harness/testServer';
@@ -128,8 +128,31 @@ describe('Voice Agent and Conversation Intelligence API', () => {
 		sandbox.convai.keys.revoke(revoked);
 		expect(await message('platformApiKeyApi', { baseUrl: sandbox.url, apiKey: revoked })).toMatch(/^The API key was refused \(401\): it was revoked or mistyped/);
 	});
-	test('a key without the scope names the scope', async () => {
-		expect(await message('platformApiKeyApi', { baseUrl: sandbox.url, apiKey: key(['intelligence:read']) })).toMatch(/lacks a scope \(403\).*convai:read/);
+	test('a key for one service fails the Test, naming the service that refuses it and the scope it lacks', async () => {
+		// n8n shows the Test's message only when it fails, and cannot tell which node the credential is for.
+		const since = sandbox.context.log.lastSeq;
+		expect(await credentialTest('platformApiKeyApi', { baseUrl: sandbox.url, apiKey: sandbox.convai.keys.demo('convai-only') })).toEqual({
+			status: 'Error',
+			message:
+				'The API key works for Voice Agent only: Conversation Intelligence refuses it (403, it lacks the scope intelligence:read). ' +
+				'Add intelligence:read and the other intelligence scopes its nodes use to the key in the customer portal, or use this credential with the Voice Agent nodes only',
+		});
+		expect(sandbox.context.log.list({ since }).map((r) => [r.method, r.path, r.status])).toEqual([
+			['GET', '/convai/v1/webhooks', 200],
+			['GET', '/intelligence/v1/sessions/credential-test/stream-token', 403],
+		]);
+		expect(await message('platformApiKeyApi', { baseUrl: sandbox.url, apiKey: key(['intelligence:read']) })).toMatch(
+			/^The API key works for Conversation Intelligence only: Voice Agent refuses it \(403, it lacks the scope convai:read\)\. .* with the Conversation Intelligence nodes only$/,
+		);
+	});
+	test('a key that both services refuse names the scopes of both', async () => {
+		expect(await message('platformApiKeyApi', { baseUrl: sandbox.url, apiKey: key(['convai:write']) })).toMatch(/^Both services refuse the API key .*\(403\).*convai:read, intelligence:read/);
+	});
+	test('a key both services accept passes, read-only as the Test is', async () => {
+		expect(await credentialTest('platformApiKeyApi', { baseUrl: sandbox.url, apiKey: sandbox.convai.keys.demo('read-only') })).toEqual({
+			status: 'OK',
+			message: expect.stringMatching(/accepted the key for Voice Agent and Conversation Intelligence$/),
+		});
 	});
 	test('a Base URL with the service path in it names that mistake', async () => {
 		expect(await message('platformApiKeyApi', { baseUrl: `${sandbox.url}/convai/v1`, apiKey: sandbox.convai.keys.demo('full-access') })).toMatch(/\(404\).*without \/convai\/v1/);

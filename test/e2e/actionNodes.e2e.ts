@@ -71,6 +71,7 @@ const PBX_STEPS: Step[] = [
 	['Customer: get', { resource: 'customer', operation: 'get', customerId: ME }],
 	['Customer: get many', { resource: 'customer', operation: 'getAll', returnAll: true }],
 	['Credit status', { resource: 'creditStatus', operation: 'get', customerId: ME }],
+	['Credit status: raw', { resource: 'creditStatus', operation: 'get', customerId: ME, output: 'raw' }],
 	['Phone book: create', { resource: 'phoneBook', operation: 'create', customerId: ME, name: 'E2E Contact', phoneNumber: '+447700900321', additionalFields: { speedDial: 42 } }],
 	['Phone book: update', { resource: 'phoneBook', operation: 'update', customerId: ME, entryId: rl("={{ $('Phone book: create').first().json.id }}"), updateFields: { name: 'E2E Contact Renamed' } }],
 	['Phone book: get', { resource: 'phoneBook', operation: 'get', customerId: ME, entryId: rl("={{ $('Phone book: create').first().json.id }}") }],
@@ -106,7 +107,7 @@ const VOICE_AGENT_STEPS: Step[] = [
 	[
 		'Webhook: create',
 		{
-			resource: 'webhook', operation: 'create', eventType: 'conversation.completed', url: 'http://127.0.0.1:9/e2e-completed', agentId: 'agent_e2e_nodes',
+			resource: 'webhook', operation: 'create', eventType: 'conversation.completed', url: 'https://hooks.example.com/e2e-completed', agentId: 'agent_e2e_nodes',
 			additionalFields: { requestHeaders: { pairs: [{ name: 'X-E2E-Secret', value: 'not-a-secret' }] } },
 		},
 	],
@@ -114,7 +115,7 @@ const VOICE_AGENT_STEPS: Step[] = [
 	['Webhooks: get many', { resource: 'webhook', operation: 'getAll', returnAll: true, filters: { agentId: 'agent_e2e_nodes' } }],
 	[
 		'Webhook: create again (409)',
-		{ resource: 'webhook', operation: 'create', eventType: 'conversation.completed', url: 'http://127.0.0.1:9/other', agentId: 'agent_e2e_nodes', additionalFields: {} },
+		{ resource: 'webhook', operation: 'create', eventType: 'conversation.completed', url: 'https://hooks.example.com/other', agentId: 'agent_e2e_nodes', additionalFields: {} },
 		{ onError: 'continueRegularOutput' },
 	],
 	['Webhook: delete', { resource: 'webhook', operation: 'delete', webhookId: "={{ $('Webhook: create').first().json.id }}" }],
@@ -145,6 +146,34 @@ const WHOLESALE_STEPS: Step[] = [
 	// Refused before sending: the default trunk cannot be deleted.
 	['Trunk: delete the default', { resource: 'trunk', operation: 'delete', trunk: 'L001' }, { onError: 'continueRegularOutput' }],
 ];
+
+const L002 = { __rl: true, mode: 'name', value: 'L002' };
+const RAW = { output: 'raw' };
+
+/** Output choices of the Wholesale reads (issue 40, points 1, 2 and 4); the trunk and port answers are scripted as the contract shows them. */
+const OUTPUT_STEPS: Step[] = [
+	['Trunk: get', { resource: 'trunk', operation: 'get', trunk: L002 }],
+	['Trunks: get many', { resource: 'trunk', operation: 'getAll', returnAll: true }],
+	['Trunks: selected fields', { resource: 'trunk', operation: 'getAll', returnAll: true, output: 'fields', fields: ['trunk', 'type'] }],
+	['Trunks: raw', { resource: 'trunk', operation: 'getAll', returnAll: true, ...RAW }],
+	['Invoices: raw', { resource: 'invoice', operation: 'getAll', status: 'all', returnAll: true, ...RAW }],
+	['Port: get', { resource: 'port', operation: 'get', ref: '40001' }],
+	['Port: get raw', { resource: 'port', operation: 'get', ref: '40001', ...RAW }],
+	['e911: get raw', { resource: 'e911', operation: 'get', number: '12025550143', ...RAW }],
+	['Calls in progress: raw', { resource: 'voice', operation: 'getCallsInProgress', view: 'summary', ...RAW }],
+	['Calls per destination', { resource: 'voice', operation: 'getCallsInProgress', view: 'destinations' }],
+	['Calls per destination: raw', { resource: 'voice', operation: 'getCallsInProgress', view: 'destinations', ...RAW }],
+	['Destination rate', { resource: 'rate', operation: 'getDestinationRate', number: '447700900123' }],
+	['Destination rate: raw', { resource: 'rate', operation: 'getDestinationRate', number: '447700900123', ...RAW }],
+	['Notifications: get many', { resource: 'notification', operation: 'getAll', returnAll: true }],
+	['Notifications: selected fields', { resource: 'notification', operation: 'getAll', returnAll: true, output: 'fields', fields: ['class'] }],
+	['Notifications: raw', { resource: 'notification', operation: 'getAll', returnAll: true, ...RAW }],
+];
+
+const trunkNamed = (trunk: string, type = 'IP') => ({ trunk, type, cli_format: 'e164', enabled: 1, enable_in: 1, enabled_out: 1 });
+const THREE_TRUNKS = [trunkNamed('123456-L001'), trunkNamed('123456-L002', 'auth'), trunkNamed('123456-L003')];
+/** A port detail with the contract's fields (no `ref`). */
+const PORT_DETAIL = { mbn: '01632960100', status: 'complete', status_code: 'complete', type: 'single', lcp: 'BT', customer: { company: 'Acme Widgets', bussuffix: 'Ltd' }, numbers: [], events: [] };
 
 const INTELLIGENCE_STEPS: Step[] = [
 	['Upgrade operators', { resource: 'configuration', operation: 'upgradeOperators', configurationId: SUPPORT_CONFIG, upgrade: 'named', operators: 'sentiment' }],
@@ -179,8 +208,17 @@ describe(`every action node under n8n execute (target ${process.env.TELEPHONY_N8
 			chain('e2eNodeVoiceAgnt', 'e2e: Voice Agent operations', `${PKG}.voiceAgent`, KEY, VOICE_AGENT_STEPS),
 			chain('e2eNodeIntellgnc', 'e2e: Conversation Intelligence operations', `${PKG}.conversationIntelligence`, KEY, INTELLIGENCE_STEPS),
 			chain('e2eNodeWholesale', 'e2e: Wholesale Voice operations', `${PKG}.wholesaleVoice`, WHOLESALE, WHOLESALE_STEPS),
+			chain('e2eNodeWsOutput', 'e2e: Wholesale Voice output choices', `${PKG}.wholesaleVoice`, WHOLESALE, OUTPUT_STEPS),
 		]);
-		for (const id of ['e2eNodeHostedPbx', 'e2eNodeVoiceAgnt', 'e2eNodeIntellgnc', 'e2eNodeWholesale']) {
+		for (const id of ['e2eNodeHostedPbx', 'e2eNodeVoiceAgnt', 'e2eNodeIntellgnc', 'e2eNodeWholesale', 'e2eNodeWsOutput']) {
+			if (id === 'e2eNodeWsOutput') {
+				// The trunk records as the API names them (`trunk`), and a port detail without `ref`: the sandbox shows more than the contract.
+				const answer = (pathPrefix: string, count: number, data: unknown) =>
+					sandbox.context.faults.add({ api: 'wholesale', method: 'GET', pathPrefix, count, status: 200, body: { success: true, data }, headers: { 'Content-Type': 'application/json' } });
+				answer('/v3/voice/123456/trunks/123456-L002', 1, THREE_TRUNKS[1]);
+				answer('/v3/voice/123456/trunks', 3, THREE_TRUNKS);
+				answer('/v3/porting/123456/gnp/40001', 2, PORT_DETAIL);
+			}
 			since[id] = await admin.lastSeq();
 			const t0 = Date.now();
 			runs[id] = await n8n.execute(id);
@@ -209,8 +247,10 @@ describe(`every action node under n8n execute (target ${process.env.TELEPHONY_N8
 		const id = 'e2eNodeHostedPbx';
 		expect(json(id, 'Customer: get')).toEqual([expect.objectContaining({ id: '1001', company: 'Acme Widgets Ltd' })]);
 		expect(json(id, 'Customer: get many').map((c) => c.id)).toEqual(['1001']);
-		// Simplified (the default): the record's id and its plain fields, no `type` or `uri`.
-		expect(json(id, 'Credit status')).toEqual([{ id: expect.any(String), accountType: 'PREPAID', balance: expect.any(Number) }]);
+		// Simplified (the default): the plain fields, no `type` or `uri`, and no id (the URI ends in the word creditstatus).
+		expect(json(id, 'Credit status')).toEqual([{ accountType: 'PREPAID', balance: expect.any(Number) }]);
+		// Raw: the answer as it came, nothing added.
+		expect(json(id, 'Credit status: raw')).toEqual([{ type: 'creditstatus', uri: expect.stringMatching(/\/customers\/\w+\/creditstatus$/), accountType: 'PREPAID', balance: expect.any(Number) }]);
 		expect(json(id, 'Phone book: get many')).toHaveLength(2);
 		expect(json(id, 'Calls: get many').every((c) => c.direction === 'IN')).toBe(true);
 		expect(json(id, 'Recording: get')).toEqual([expect.objectContaining({ id: json(id, 'Recordings: get many')[0].id })]);
@@ -283,13 +323,15 @@ describe(`every action node under n8n execute (target ${process.env.TELEPHONY_N8
 		expect(runError(runs[id])).toBeUndefined();
 		const [created] = json(id, 'Webhook: create');
 		expect(created).toEqual(
-			expect.objectContaining({ id: expect.stringMatching(/^wh_/), event_type: 'conversation.completed', agent_id: 'agent_e2e_nodes', url: 'http://127.0.0.1:9/e2e-completed' }),
+			expect.objectContaining({ id: expect.stringMatching(/^wh_/), event_type: 'conversation.completed', agent_id: 'agent_e2e_nodes', url: 'https://hooks.example.com/e2e-completed' }),
 		);
+		// The echoed header's value is a shared secret, masked; the mark that says so is beside the data, not a header of its own.
+		expect([created.request_headers, created.redacted]).toEqual([{ 'X-E2E-Secret': '***' }, true]);
 		// Simplified (the default): the health flat, beside the status.
 		expect(json(id, 'Webhook: get')).toEqual([expect.objectContaining({ id: created.id, status: 'active', health_consecutive_failures: 0 })]);
 		expect(json(id, 'Webhooks: get many').map((w) => w.id)).toEqual([created.id]);
 		const [conflict] = json(id, 'Webhook: create again (409)');
-		expect(JSON.stringify(conflict)).toContain(`already exists for agent agent_e2e_nodes (ID ${created.id}, URL http://127.0.0.1:9/e2e-completed)`);
+		expect(JSON.stringify(conflict)).toContain(`already exists for agent agent_e2e_nodes (ID ${created.id}, URL https://hooks.example.com/e2e-completed)`);
 		expect(json(id, 'Webhook: delete')).toEqual([{ deleted: true, id: created.id }]);
 		expect(json(id, 'Webhooks: get many after')).toEqual([{}]);
 		const log = await admin.requests({ api: 'convai', since: since[id] });
@@ -298,7 +340,7 @@ describe(`every action node under n8n execute (target ${process.env.TELEPHONY_N8
 			['POST', '/convai/v1/webhooks', 409],
 			['DELETE', `/convai/v1/webhooks/${created.id}`, 204],
 		]);
-		expect(log[0].body).toEqual({ event_type: 'conversation.completed', url: 'http://127.0.0.1:9/e2e-completed', agent_id: 'agent_e2e_nodes', request_headers: { 'X-E2E-Secret': 'not-a-secret' } });
+		expect(log[0].body).toEqual({ event_type: 'conversation.completed', url: 'https://hooks.example.com/e2e-completed', agent_id: 'agent_e2e_nodes', request_headers: { 'X-E2E-Secret': 'not-a-secret' } });
 		expect(log.every((r) => r.headers.authorization === 'Bearer ***')).toBe(true);
 	});
 
@@ -343,5 +385,58 @@ describe(`every action node under n8n execute (target ${process.env.TELEPHONY_N8
 		expect(log.find((r) => r.method === 'PUT' && r.path.endsWith('/config'))?.body).toEqual({ routing: { default: [[{ type: 'sip', endpoint: '%e164@pbx.e2e.example' }]] } });
 		expect(log.some((r) => r.method === 'DELETE')).toBe(false);
 		expect(log.every((r) => r.headers.authorization === 'Basic ***')).toBe(true);
+	});
+
+	/** The records the Wholesale API answers at a path, the `{success, data}` envelope removed. */
+	async function wholesaleAnswer(apiPath: string): Promise<any> {
+		const res = await httpRequest<any>(`${sandbox.url}${apiPath}`, { headers: { authorization: `Basic ${Buffer.from('api123456:wv-demo-123456').toString('base64')}` } });
+		expect(res.status).toBe(200);
+		return res.body && typeof res.body === 'object' && 'success' in res.body && 'data' in res.body ? res.body.data : res.body;
+	}
+
+	test('Wholesale Voice output: trunks named in `trunk` get their name as the id, in Simplified and Selected Fields', () => {
+		const id = 'e2eNodeWsOutput';
+		expect(runError(runs[id])).toBeUndefined();
+		for (const [name] of OUTPUT_STEPS) expect([name, nodeResult(runs[id], name).error?.message]).toEqual([name, undefined]);
+		const simplified = (trunk: ReturnType<typeof trunkNamed>) => ({ id: trunk.trunk, type: trunk.type, cli_format: 'e164', enabled: 1, enable_in: 1, enabled_out: 1 });
+		expect(json(id, 'Trunk: get')).toEqual([simplified(THREE_TRUNKS[1])]);
+		expect(json(id, 'Trunks: get many')).toEqual(THREE_TRUNKS.map(simplified));
+		expect(json(id, 'Trunks: selected fields')).toEqual(THREE_TRUNKS.map((t) => ({ id: t.trunk, trunk: t.trunk, type: t.type })));
+		expect(json(id, 'Trunks: raw')).toEqual(THREE_TRUNKS);
+	});
+
+	test('Wholesale Voice output: Raw is the answer as it came (invoices, a port, e911, calls in progress); what the node adds is in Simplified', async () => {
+		const id = 'e2eNodeWsOutput';
+		const invoices = (await wholesaleAnswer('/v3/accounts/123456/credit/invoices/all')) as { Invoices: unknown[]; TotalDue: unknown };
+		expect(invoices.TotalDue).toBeDefined();
+		expect(json(id, 'Invoices: raw')).toEqual(invoices.Invoices);
+		expect(json(id, 'Port: get raw')).toEqual([PORT_DETAIL]);
+		expect(json(id, 'Port: get')).toEqual([{ id: '40001', mbn: '01632960100', status: 'complete', type: 'single', lcp: 'BT', customer: 'Acme Widgets Ltd' }]);
+		expect(json(id, 'e911: get raw')).toEqual([await wholesaleAnswer('/v3/numbers/123456/allocated/12025550143/e911')]);
+		// Calls in progress move with real time: the form is compared, not the figures.
+		const [summary] = json(id, 'Calls in progress: raw');
+		const current = await wholesaleAnswer('/v3/voice/123456/inprogress/current');
+		expect(Object.keys(summary).sort()).toEqual(Object.keys(current).sort());
+		expect([Array.isArray(summary.calls), Array.isArray(summary.countries), typeof summary.calls, typeof summary.countries]).toEqual([false, false, 'object', 'object']);
+		const destinations = Object.keys(summary.calls as object);
+		const raw = json(id, 'Calls per destination: raw');
+		expect(raw.map((d) => d.dest_id)).toEqual(destinations);
+		for (const destination of raw) expect(Object.keys(destination).sort()).toEqual(['dest_id', ...Object.keys((summary.calls as any)[String(destination.dest_id)])].sort());
+		// Simplified adds the record's currency to each destination, and stays no larger than Raw.
+		const simplified = json(id, 'Calls per destination');
+		expect(simplified.map((d) => [d.id, d.currency])).toEqual(destinations.map((key) => [key, 'GBP']));
+		expect(JSON.stringify(simplified).length).toBeLessThanOrEqual(JSON.stringify(raw).length);
+	});
+
+	test('Wholesale Voice output: Simplified no larger than Raw for a destination rate; Notification Get Many offers the output choice', () => {
+		const id = 'e2eNodeWsOutput';
+		const [simplified] = json(id, 'Destination rate');
+		const [raw] = json(id, 'Destination rate: raw');
+		expect(simplified).toEqual(expect.objectContaining({ description: raw.desc, platinum_peak: (raw.rates as any)['1'].p }));
+		expect(JSON.stringify(simplified).length).toBeLessThanOrEqual(JSON.stringify(raw).length);
+		const types = json(id, 'Notifications: raw');
+		expect(types.length).toBeGreaterThan(0);
+		expect(json(id, 'Notifications: get many')).toEqual(types.map((t) => expect.objectContaining({ id: t.type, class: t.class, description: t.description })));
+		expect(json(id, 'Notifications: selected fields')).toEqual(types.map((t) => ({ id: t.type, class: t.class })));
 	});
 });

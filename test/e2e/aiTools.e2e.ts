@@ -17,11 +17,11 @@ import * as path from 'node:path';
 
 import type { INodeProperties } from 'n8n-workflow';
 
-import { ConversationIntelligence, conversationIntelligenceResources } from '../../nodes/ConversationIntelligence/ConversationIntelligence.node';
-import { HostedPbx, hostedPbxResources } from '../../nodes/HostedPbx/HostedPbx.node';
-import type { ResourceSpec } from '../../nodes/shared/operation';
-import { VoiceAgent, voiceAgentResources } from '../../nodes/VoiceAgent/VoiceAgent.node';
-import { WholesaleVoice, wholesaleVoiceResources } from '../../nodes/WholesaleVoice/WholesaleVoice.node';
+import { ConversationIntelligence, conversationIntelligenceResources } from '../../packages/n8n-nodes-telephony-platform/nodes/ConversationIntelligence/ConversationIntelligence.node';
+import { HostedPbx, hostedPbxResources } from '../../packages/n8n-nodes-telephony-platform/nodes/HostedPbx/HostedPbx.node';
+import type { ResourceSpec } from '../../packages/n8n-nodes-telephony-platform/nodes/shared/operation';
+import { VoiceAgent, voiceAgentResources } from '../../packages/n8n-nodes-telephony-platform/nodes/VoiceAgent/VoiceAgent.node';
+import { WholesaleVoice, wholesaleVoiceResources } from '../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/WholesaleVoice.node';
 import { startSandbox, type Sandbox } from '../../sandbox/index';
 import {
 	CREDENTIALS,
@@ -289,7 +289,7 @@ const PLANS: Record<NodeUnderTest['key'], PlannedCall[]> = {
 				agentId: 'agent_e2e_tools',
 				additionalFields: {},
 			},
-			args: { URL: 'http://127.0.0.1:9/e2e-ai-tool' },
+			args: { URL: 'https://hooks.example.com/e2e-ai-tool' },
 			expect: { method: 'POST', path: /^\/convai\/v1\/webhooks$/ },
 		},
 		{
@@ -298,7 +298,7 @@ const PLANS: Record<NodeUnderTest['key'], PlannedCall[]> = {
 			parameters: { filters: { agentId: fromAI('Agent_ID', 'Only the webhooks of this voice agent, e.g. agent_demo_support') } },
 			args: { Agent_ID: 'agent_e2e_tools' },
 			expect: { method: 'GET', path: /^\/convai\/v1\/webhooks$/ },
-			check: (json) => expect(json).toEqual([expect.objectContaining({ url: 'http://127.0.0.1:9/e2e-ai-tool', agent_id: 'agent_e2e_tools' })]),
+			check: (json) => expect(json).toEqual([expect.objectContaining({ url: 'https://hooks.example.com/e2e-ai-tool', agent_id: 'agent_e2e_tools' })]),
 		},
 	],
 	conversationIntelligence: [
@@ -751,7 +751,7 @@ describe(`the action nodes as AI Agent tools, with a scripted model (target ${TA
 		});
 
 		test(`without "continue on error", a refusal ${TARGET === '1' ? 'fails the run (n8n 1.x)' : 'still goes back to the model, message only (n8n 2.x)'}; nothing is sent either way`, async () => {
-			await addScript(admin, { name: 'default-errors', match: { user: 'e2e default errors' }, steps: [{ tool: 'Send a charged SMS', args: SAFETY[0].bad }, { text: 'could not send' }] });
+			await addScript(admin, { name: 'default-errors', match: { user: 'e2e default errors' }, steps: [{ tool: 'Send an SMS', args: SAFETY[0].bad }, { text: 'could not send' }] });
 			const { run: errorRun, requests: errorRequests, log } = await runAgent(ID.defaultErrors, 'default-errors');
 			expect(log.filter((r) => r.api !== 'llm')).toEqual([]);
 			if (n8n.major >= 2) {
@@ -774,7 +774,9 @@ describe(`the action nodes as AI Agent tools, with a scripted model (target ${TA
 	test('by default ("Set Automatically") a charged or routing-changing tool warns the model', () => {
 		// n8n builds the automatic tool description from the operation's `action` ("<action> in
 		// <node>"), not from its `description`: the actions of these operations carry the warning.
-		for (const [key, resource, operation] of UNSAFE) {
+		// "Send an SMS" is named as people search for it; docs/ai-agents.md says to paste its
+		// description, which warns (checked above and in test/nodes/toolNames.test.ts).
+		for (const [key, resource, operation] of UNSAFE.filter(([, r, o]) => `${r}.${o}` !== 'sms.send')) {
 			const name = toolNameOf(toolNodeName(nodeOf(key), resource, operation));
 			const tool = offered[key].find((t) => t.name === name);
 			expect([name, tool?.description]).toEqual([name, expect.stringMatching(/charg|cost|bill|rout|emergency/i)]);

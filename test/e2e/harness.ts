@@ -45,7 +45,7 @@ export interface CredentialImport {
 export interface CreateOptions {
 	/** '2' (n8n 2.x on Node 24) or '1' (n8n 1.123 on Node 22). Default: $TELEPHONY_N8N_TARGET or '2'. */
 	target?: Target | 1 | 2;
-	/** A folder holding the built package: package.json and dist/. Default: the repository root. */
+	/** A folder holding the built package: package.json and dist/. Default: PACKAGE_DIR. */
 	packageDir?: string;
 	/**
 	 * How the package gets into `$N8N_USER_FOLDER/.n8n/nodes/node_modules/<name>`:
@@ -81,7 +81,22 @@ export interface CommandResult {
 	stdout: string;
 	stderr: string;
 	ms: number;
+	/** The process's peak resident memory (VmHWM, bytes), read from /proc while it ran: 0 when never read. */
+	peakRssBytes: number;
 }
+
+/** A memory figure of a process from /proc (VmRSS now, VmHWM its peak so far), in bytes; 0 once it is gone. */
+export function memoryOf(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+	try {
+		const kb = new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+		return kb ? Number(kb) * 1024 : 0;
+	} catch {
+		return 0;
+	}
+}
+
+/** A process's peak resident memory so far (VmHWM), in bytes. */
+export const peakRss = (pid: number) => memoryOf(pid, 'VmHWM');
 
 export interface OwnerAccount {
 	email: string;
@@ -101,6 +116,8 @@ export const DEFAULT_OWNER: OwnerAccount = {
 export const ENCRYPTION_KEY = 'telephony-e2e-not-a-secret-0123456789abcdef';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
+/** The published package (package.json, dist/ once built). */
+export const PACKAGE_DIR = path.join(REPO_ROOT, 'packages', 'n8n-nodes-telephony-platform');
 const PROVISION_SCRIPT = path.join(REPO_ROOT, 'scripts', 'n8n', 'provision.mjs');
 const LOG_DIR = path.join(REPO_ROOT, 'test-results', 'e2e');
 
@@ -630,7 +647,7 @@ export class N8nInstance {
 		installProcessHandlers();
 		const target = String(options.target ?? defaultTarget()) as Target;
 		const provisioned = provision(target);
-		const packageDir = path.resolve(options.packageDir ?? REPO_ROOT);
+		const packageDir = path.resolve(options.packageDir ?? PACKAGE_DIR);
 		const userFolder = options.userFolder ?? fs.mkdtempSync(path.join(os.tmpdir(), `n8n-e2e-${target}-`));
 		if (options.userFolder) fs.mkdirSync(userFolder, { recursive: true });
 		try {
@@ -707,6 +724,11 @@ export class N8nInstance {
 
 	get running(): boolean {
 		return this.server !== undefined && !this.serverExited;
+	}
+
+	/** The pid of the running server process (`start()`), for its memory (`peakRss`). */
+	get serverPid(): number | undefined {
+		return this.running ? this.server?.pid : undefined;
 	}
 
 	/** Resolves when the server started last exits, for whatever reason (a demo watches it). */
@@ -815,15 +837,20 @@ export class N8nInstance {
 		});
 		const pgid = child.pid!;
 		const timer = setTimeout(() => killGroup(pgid, 'SIGKILL'), timeoutMs);
+		// VmHWM only grows: the last reading before the process exits is its peak (within 100 ms).
+		let peakRssBytes = 0;
+		const sampler = setInterval(() => (peakRssBytes = Math.max(peakRssBytes, peakRss(pgid))), 100);
+		child.on('exit', () => clearInterval(sampler));
 		const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
 			child.on('error', reject);
 			child.on('close', (c, s) => resolve([c, s]));
 		}).finally(() => {
 			clearTimeout(timer);
+			clearInterval(sampler);
 			killGroup(pgid, 'SIGKILL'); // anything it left behind (a task runner)
 			liveGroups.delete(pgid);
 		});
-		return { args, code, signal, stdout, stderr, ms: Date.now() - started };
+		return { args, code, signal, stdout, stderr, ms: Date.now() - started, peakRssBytes };
 	}
 
 	/** Runs `n8n <args>`; throws with its output when it fails. */

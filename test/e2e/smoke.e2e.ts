@@ -6,20 +6,20 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { N8nInstance, nodeResult, REPO_ROOT, runError, type RestClient } from './harness';
+import { N8nInstance, PACKAGE_DIR, nodeResult, runError, type RestClient } from './harness';
 
 interface PackageJson {
 	name: string;
 	n8n: { credentials?: string[]; nodes?: string[] };
 }
 
-const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as PackageJson;
+const pkg = JSON.parse(fs.readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8')) as PackageJson;
 
 /** The type names the built files declare, read the way n8n reads them: instantiate each export. */
 function declaredTypes(files: string[] | undefined, nameOf: (instance: any) => string | undefined): string[] {
 	const names: string[] = [];
 	for (const file of files ?? []) {
-		const mod = require(path.join(REPO_ROOT, file)) as Record<string, unknown>;
+		const mod = require(path.join(PACKAGE_DIR, file)) as Record<string, unknown>;
 		const found = Object.values(mod)
 			.filter((v): v is new () => unknown => typeof v === 'function')
 			.map((C) => {

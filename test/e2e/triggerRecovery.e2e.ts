@@ -8,6 +8,8 @@
  *   live, read back from the history or replayed, and none twice, but for an event streamed to n8n
  *   between SIGTERM and n8n closing the trigger; then the same across a kill (SIGKILL), but for the
  *   runs main was starting or running when it was killed, which die with it;
+ * - the Hosted PBX Trigger with Batch Size: a batch still gathering when n8n is stopped normally is
+ *   not run in the shutdown; its calls are read back after the restart, each once;
  * - the Conversation Intelligence Trigger: a session that ended stops its listener for good,
  *   says so in the execution data of its last event, and after a restart sends no request at all.
  *
@@ -24,6 +26,9 @@ const RESUME_WORKFLOW = 'e2eSessionResume';
 const RESUME_TRIGGER = 'Session events (resumed)';
 const RESUME = 'sess_e2e_resume';
 const PBX_TRIGGER = 'Calls and messages (live)';
+const BATCH_WORKFLOW = 'e2eLiveBatches01';
+const BATCH_TRIGGER = 'Calls in batches (live)';
+const BATCH_SIZE = 5;
 const SESSION_TRIGGER = 'Session events';
 const SESSION = 'sess_e2e_restart';
 const { pbx: PBX, key: KEY } = CREDENTIALS;
@@ -47,13 +52,19 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 		await admin.post('/intelligence/sessions', { session_id: SESSION });
 		await admin.post('/intelligence/sessions', { session_id: RESUME });
 		// n8n's default graceful-shutdown timeout (the harness shortens it to 5 s): a normal restart
-		// here is one as deployed, where n8n waits up to 30 s for the runs in flight.
-		n8n = await N8nInstance.create({ env: { N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '30' } });
+		// here is one as deployed, where n8n waits up to 30 s for the runs in flight. Debug logs show
+		// each activation of the trigger and n8n 2.x re-publishing workflows, for a failure's account.
+		n8n = await N8nInstance.create({ env: { N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '30', N8N_LOG_LEVEL: 'debug' } });
 		await n8n.importCredentials(sandboxCredentials(sandbox.url));
 		await n8n.importWorkflows([
 			triggerWorkflow(PBX_WORKFLOW, 'e2e: live calls and messages across a restart', {
 				id: 'lr1', name: PBX_TRIGGER, type: `${PKG}.hostedPbxTrigger`, typeVersion: 2, position: [0, 0],
 				parameters: { events: ['incomingcall', 'smsreceived'], options: {} }, credentials: PBX,
+			}),
+			// Activated by its test: Batch Window 20 s, longer than ringing a partial batch and stopping n8n take.
+			triggerWorkflow(BATCH_WORKFLOW, 'e2e: live calls in batches across a restart', {
+				id: 'lb1', name: BATCH_TRIGGER, type: `${PKG}.hostedPbxTrigger`, typeVersion: 2, position: [0, 0],
+				parameters: { events: ['incomingcall'], options: { batchSize: BATCH_SIZE, batchWindowMs: 20_000 } }, credentials: PBX,
 			}),
 			triggerWorkflow(RESUME_WORKFLOW, 'e2e: session events across a restart', {
 				id: 'sr1', name: RESUME_TRIGGER, type: `${PKG}.conversationIntelligenceTrigger`, typeVersion: 1, position: [0, 0],
@@ -293,6 +304,51 @@ describe(`the live triggers across restarts of n8n (target ${process.env.TELEPHO
 		// Counted as for calls: only what rang before n8n listed its runs can be among those it listed.
 		expect(missingSaid.filter((m) => (rungAt.get(m) ?? 0) < askedAt - listedWithin).length).toBeLessThanOrEqual(Math.max(1, sessionRunsAtRestart));
 		expect([recovered > 0, replayed > 0]).toEqual([true, true]);
+	});
+
+	test(`a normal restart of main (SIGTERM) while a batch of live calls gathers: the batch is not run in the shutdown, its calls are read back after the restart, every call once`, async () => {
+		// Only the batched trigger listens from here on (the platform streams every call to each trigger).
+		await n8n.deactivateNow(PBX_WORKFLOW);
+		await admin.until('the unbatched stream to close', async () => ((await admin.get<unknown[]>('/pbx/streams')) ?? []).length === 0);
+		await n8n.activateNow(BATCH_WORKFLOW);
+		await admin.until('the batched stream to open', async () => ((await admin.get<unknown[]>('/pbx/streams')) ?? []).length === 1);
+		const caller = (i: number) => callerNumber(3000 + i);
+		const ring = async (i: number) => (await admin.post<{ delivered: number }>('/pbx/calls/incoming', { from: caller(i), callerIdName: `Batched ${i}` })).delivered;
+		const delivered: number[] = [];
+		for (let i = 0; i < BATCH_SIZE; i++) delivered.push(await ring(i));
+		expect(delivered).toEqual(Array.from({ length: BATCH_SIZE }, () => 1));
+		const [full] = await n8n.waitForExecutions(BATCH_WORKFLOW, 1, { timeoutMs: 60_000 });
+		expect(nodeResult(full, 'End').json.map((i) => i.callerIdNumber)).toEqual(Array.from({ length: BATCH_SIZE }, (_v, i) => caller(i)));
+		// Three calls gather in the next batch (its window is 20 s); n8n is stopped while they do.
+		for (let i = BATCH_SIZE; i < BATCH_SIZE + 3; i++) delivered.push(await ring(i));
+		expect(delivered).toEqual(Array.from({ length: BATCH_SIZE + 3 }, () => 1));
+		await sleep(1500);
+		await n8n.stop();
+		expect(n8n.logs()).not.toMatch(/did not stop within \d+ s of SIGTERM/);
+		await n8n.start();
+		await n8n.login();
+		// The read-back 2 s after the stream opens, then the batch window: done when all eight reached the end, then a while longer for any repeat.
+		const itemsOfRuns = async () => {
+			const runs = await Promise.all((await n8n.executions(BATCH_WORKFLOW)).filter((e) => e.status === 'success').map(async (e) => await n8n.execution(String(e.id))));
+			return endItems(runs);
+		};
+		await admin.until('every call of the batches to reach the end', async () => (await itemsOfRuns()).length >= BATCH_SIZE + 3, 120_000).catch(async (error: Error) => {
+			// What the next look needs: which calls ended, every run's status, what the trigger logged.
+			const ended = (await itemsOfRuns()).map((i) => [i.callerIdNumber, i.recovered ?? false]);
+			const runs = (await n8n.executions(BATCH_WORKFLOW)).map((e) => [e.id, e.status, e.mode]);
+			console.log(`batched SIGTERM case failed: ended ${JSON.stringify(ended)}; runs ${JSON.stringify(runs)}\n${n8n.logs().split('\n').filter((l) => /Hosted PBX|crash|SIGTERM|Re-publishing/i.test(l)).slice(-40).join('\n')}`);
+			throw error;
+		});
+		await sleep(5000);
+		const items = await itemsOfRuns();
+		const summaries = await n8n.executions(BATCH_WORKFLOW);
+		expect({
+			calls: items.map((i) => [i.callerIdNumber, i.recovered ?? false]).sort(([a], [b]) => String(a).localeCompare(String(b))),
+			notSuccessful: summaries.filter((e) => e.status !== 'success').map((e) => e.status),
+		}).toEqual({
+			calls: Array.from({ length: BATCH_SIZE + 3 }, (_v, i) => [caller(i), i >= BATCH_SIZE]),
+			notSuccessful: [],
+		});
 	});
 
 	test('an ended session stops its listener for good: its last event says so, and after a restart no request is sent', async () => {

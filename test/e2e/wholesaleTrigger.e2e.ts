@@ -26,6 +26,7 @@ const ID = {
 	callLog: 'tpWsCdrCallLog01',
 	portSms: 'tpWsPortStatus01',
 	reportRows: 'tpWsReportRows01',
+	liveAlerts: 'tpWsLiveAlerts01',
 	everything: 'e2eWsAllEvents01',
 	platformOnly: 'e2eWsPlatformOn1',
 };
@@ -33,6 +34,7 @@ const HOOK = {
 	callLog: 'a1b2c3d4-0010-4c0d-8e01-000000000001/wholesale-voice',
 	portSms: 'a1b2c3d4-0010-4c0d-8e01-000000000002/wholesale-voice',
 	reportRows: 'a1b2c3d4-0010-4c0d-8e01-000000000003/wholesale-voice',
+	liveAlerts: 'a1b2c3d4-0011-4c0d-8e01-000000000001/wholesale-voice',
 	everything: 'e2e00000-0010-4c0d-8e01-0000000000aa/wholesale-voice',
 	platformOnly: 'e2e00000-0010-4c0d-8e01-0000000000bb/wholesale-voice',
 };
@@ -96,7 +98,8 @@ describe(`the Wholesale Voice Trigger in a real n8n (target ${process.env.TELEPH
 
 		n8n = await N8nInstance.create();
 		await n8n.importCredentials([...sandboxCredentials(sandbox.url), ...wholesaleCredentials(sandbox.url)]);
-		const recipes = ['cdr-call-log.json', 'port-status-sms.json', 'report-ready-rows.json'].map(loadRecipe);
+		// The hourly CDR pull has a Schedule Trigger and a database: test/e2e/cdrPull.e2e.ts runs it.
+		const recipes = ['cdr-call-log.json', 'port-status-sms.json', 'report-ready-rows.json', 'cdr-live-alerts.json'].map(loadRecipe);
 		for (const recipe of recipes) {
 			for (const node of recipe.nodes as Array<Record<string, any>>) {
 				if (node.type === `${PKG}.wholesaleVoiceTrigger`) Object.assign(node.parameters, LOCAL_ONLY);
@@ -122,7 +125,7 @@ describe(`the Wholesale Voice Trigger in a real n8n (target ${process.env.TELEPH
 
 	test('the recipes are workflows of this package and built-in nodes, with fixed ids and the sandbox credentials', () => {
 		const files = fs.readdirSync(WHOLESALE_DIR).filter((f) => f.endsWith('.json') && f !== 'sandbox-credentials.json').sort();
-		expect(files).toEqual(['cdr-call-log.json', 'port-status-sms.json', 'report-ready-rows.json']);
+		expect(files).toEqual(['cdr-call-log.json', 'cdr-hourly-to-postgres.json', 'cdr-live-alerts.json', 'port-status-sms.json', 'report-ready-rows.json']);
 		for (const file of files) {
 			const wf = loadRecipe(file);
 			expect(wf.id).toMatch(/^[0-9A-Za-z]{16}$/);
@@ -133,6 +136,7 @@ describe(`the Wholesale Voice Trigger in a real n8n (target ${process.env.TELEPH
 					expect([
 						['hostedPbxApi', 'sandboxPbxCred01', 'Sandbox Hosted PBX'],
 						['wholesaleVoiceApi', 'sandboxWvCred001', 'Sandbox Wholesale Voice'],
+						['postgres', 'sandboxPgCred001', 'Sandbox CDR database'],
 					]).toContainEqual([type, ref.id, ref.name]);
 				}
 			}
@@ -280,6 +284,16 @@ describe(`the Wholesale Voice Trigger in a real n8n (target ${process.env.TELEPH
 			['porting', 200, 'text/json'],
 			['porting', 200, 'text/json'],
 		]);
+	});
+
+	test('recipe: a blocked call and a call warning, each texted to the team as it happens', async () => {
+		const since = await admin.lastSeq();
+		await admin.post('/wholesale/deliveries', { url: url(HOOK.liveAlerts), app: 'call_blocked' });
+		await admin.post('/wholesale/deliveries', { url: url(HOOK.liveAlerts), app: 'call_warning' });
+		const texts = await admin.waitForRequests({ api: 'pbx', method: 'POST', pathPrefix: SMS_PATH, since }, (r) => r.status === 201 && r.body.to === '+447700900999', { count: 2 });
+		expect(texts.map((r) => r.body.body).sort()).toEqual([expect.stringMatching(/^Blocked call \+?\d+ -> \+?\d+: trunk limit/), expect.stringMatching(/^Call warning \S* -> \+?\d+: invalid CLI/)]);
+		const runs = await n8n.waitForExecutions(ID.liveAlerts, 2);
+		expect(runs.every((r) => runError(r) === undefined)).toBe(true);
 	});
 
 	test('recipe: report ready -> the report collected in the execution -> totals per destination', async () => {

@@ -184,3 +184,132 @@ describe('messages that name something', () => {
 		expect(sandbox.context.log.list({ since })).toEqual([]);
 	});
 });
+
+describe('invisible marks are refused where a name, sender, address or id is expected', () => {
+	test.each([
+		['a sender Bank\u200F (a right-to-left mark)', 'hostedPbx sms.send', { from: locator('Bank\u200F') }, 'From', /contains U\+200F, a direction mark/],
+		['a sender Ac\u200Bme (a zero-width space)', 'hostedPbx sms.send', { from: locator('Ac\u200Bme') }, 'From', /contains U\+200B, a zero-width space/],
+		['a sender with tag characters', 'hostedPbx sms.send', { from: locator('Acme\u{E0041}\u{E0042}') }, 'From', /contains U\+E0041, a tag character/],
+		['an e911 city New\u200EYork', 'wholesaleVoice e911.set', { city: 'New\u200EYork' }, 'City', /contains U\+200E, a direction mark/],
+		['a name with U+061C', 'hostedPbx phoneBook.create', { name: 'Sam\u061CRivera' }, 'Name', /contains U\+061C, a direction mark/],
+		['a name with U+2028', 'hostedPbx phoneBook.create', { name: 'Sam\u2028Rivera' }, 'Name', /contains U\+2028, a line separator/],
+		['a 999 name with U+2029', 'wholesaleVoice uk999.set', { name: 'Acme\u2029Widgets' }, 'Business Name', /contains U\+2029, a paragraph separator/],
+		['a trunk name with U+2060', 'wholesaleVoice trunk.create', { trunk: '123456-a\u2060b' }, 'Trunk Name', /contains U\+2060, a zero-width space/],
+		['an agent id with U+FEFF', 'voiceAgent webhook.create', { agentId: '\uFEFFagent_1' }, 'Agent ID', /contains U\+FEFF, a zero-width space/],
+	])('%s', async (_what, name, overrides, field, problem) => {
+		const result = await run(name, overrides);
+		expectRefused(result, field, problem);
+		// The message shows the mark escaped, never as itself.
+		expect(result.error?.message).not.toMatch(/[\u061c\u200b\u200e\u200f\u2028\u2029\u2060\ufeff]|\u{E0041}/u);
+	});
+
+	test('a message keeps its marks: right-to-left text, a flag of tag characters, an emoji with its joiner', async () => {
+		const body = 'שלום\u200F 🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F} 👩\u200D💻';
+		const result = await run('hostedPbx sms.send', { body });
+		expect(result.error).toBeUndefined();
+		expect((result.requests[0].body as IDataObject).body).toBe(body);
+	});
+});
+
+describe('Maximum Parts holds for the text that is sent', () => {
+	test('a BigInt body (={{ BigInt(10) ** BigInt(700) }}) is refused, not sent as 5 parts', async () => {
+		expectRefused(await run('hostedPbx sms.send', { body: '={{ BigInt(10) ** BigInt(700) }}', maxParts: 1 }), 'Message', /it is a bigint, not text/);
+	});
+
+	test('a BigInt in any text field is refused', async () => {
+		expectRefused(await run('hostedPbx phoneBook.create', { name: '={{ BigInt(7) }}' }), 'Name', /it is a bigint, not text/);
+	});
+
+	test('a number body is sent as the text that was estimated', async () => {
+		const fits = await run('hostedPbx sms.send', { body: '={{ 424242 }}', maxParts: 1 });
+		expect((fits.requests[0].body as IDataObject).body).toBe('424242');
+		expect(fits.items[0].json.partsEstimate).toEqual({ encoding: 'GSM-7', units: 6, parts: 1, estimate: true });
+	});
+});
+
+describe('numbers are converted by their country’s numbering plan, or refused', () => {
+	test.each([
+		['wholesaleVoice number.allocate', { number: '+39 (0)6 6988 3251' }, 'Number', /Italy has no national prefix and the 0 is part of the number/],
+		['wholesaleVoice number.allocate', { number: '+44 (0) 020 7946 0123' }, 'Number', /is not a number of the United Kingdom in international form/],
+		['wholesaleVoice number.allocate', { number: '+44 020 7946 0123' }, 'Number', /is not a number of the United Kingdom in international form/],
+		['hostedPbx sms.send', { to: '+44 07902 000000' }, 'To', /is not a number of the United Kingdom in international form/],
+		['hostedPbx sms.send', { to: '+44 0 7902 000000' }, 'To', /is not a number of the United Kingdom in international form/],
+		['hostedPbx call.originate', { to: '+44 07902 000000' }, 'Destination', /is not a number of the United Kingdom in international form/],
+		['hostedPbx sms.send', { to: '0612345678', defaultCountryCode: '212' }, 'To', /a country code whose national prefix the numbering plan does not hold/],
+		['hostedPbx sms.send', { to: '912 345 67 89', defaultCountryCode: '7' }, 'To', /not a national number of Russia and Kazakhstan/],
+	])('%s %j is refused', async (name, overrides, field, problem) => {
+		const result = await run(name, overrides);
+		expectRefused(result, field, problem);
+		expect(result.error?.description).toMatch(/Rule: .*(no 0 after the country code|national prefix|numbering plan)/);
+	});
+
+	test.each([
+		['39', '06 6988 3251', '+390669883251'],
+		['36', '06 1 234 5678', '+3612345678'],
+		['7', '8 (912) 345-67-89', '+79123456789'],
+		['1', '(212) 555-0142', '+12125550142'],
+	])('with Default Country Code %s, %s is sent to %s', async (defaultCountryCode, to, sent) => {
+		const result = await run('hostedPbx sms.send', { to, defaultCountryCode });
+		expect(result.requests.map((r) => (r.body as IDataObject).to)).toEqual([sent]);
+	});
+});
+
+describe('webhook targets and headers are bounded', () => {
+	test.each([
+		['http://169.254.169.254/latest/meta-data/', /points at a cloud metadata address/],
+		['http://metadata.google.internal/computeMetadata/v1/', /points at a cloud metadata address/],
+		['http://[fd00:ec2::254]/latest/', /points at a cloud metadata address/],
+		['http://169.254.10.1/hook', /points at a link-local address/],
+		['http://[fe80::1]/hook', /points at a link-local address/],
+		['http://2130706433/hook', /names the IPv4 address 127.0.0.1 in another form \(2130706433\)/],
+		['http://0x7f.0.0.1/hook', /names the IPv4 address 127.0.0.1 in another form \(0x7f.0.0.1\)/],
+		['http://0251.0376.0251.0376/hook', /names the IPv4 address 169.254.169.254 in another form/],
+		['https://hooks.example.com@169.254.169.254/hook', /has a user name or password before the host/],
+		['http://localhost:5678/webhook/x', /points at a loopback address/],
+		['http://127.0.0.1:5678/webhook/x', /points at a loopback address/],
+		['http://[::1]/hook', /points at a loopback address/],
+		[`https://hooks.example.com/${'a'.repeat(10_000)}`, /it is 10026 characters long/],
+	].map(([url, problem]): [string, string, RegExp] => [String(url).length > 80 ? `${String(url).slice(0, 40)}… (${String(url).length} characters)` : String(url), String(url), problem as RegExp]))(
+		'a Voice Agent webhook to %s is refused; none is created',
+		async (_shown, url, problem) => {
+			const result = await run('voiceAgent webhook.create', { url });
+			expectRefused(result, 'URL', problem);
+			expect(result.error?.description).toMatch(/at most 2048 characters.*no link-local .* no loopback address/);
+			expect(sandbox.convai.webhooks).toEqual([]);
+		},
+	);
+
+	test.each([
+		['http://169.254.169.254/sms', /points at a cloud metadata address/],
+		['http://2130706433/sms', /in another form/],
+		['http://127.0.0.1/sms', /points at a loopback address/],
+	])('a Wholesale SMS endpoint %s is refused', async (endpoint, problem) => {
+		expectRefused(await run('wholesaleVoice number.setSmsEndpoint', { endpoint }), 'Endpoint URL', problem);
+	});
+
+	test('a report callback may be the own n8n on loopback (the demo), never a metadata address', async () => {
+		expectRefused(await run('wholesaleVoice report.request', { callback: 'http://169.254.169.254/' }), 'Callback URL', /cloud metadata address/);
+		expectRefused(await run('wholesaleVoice report.request', { callback: 'http://0x7f000001/' }), 'Callback URL', /in another form/);
+	});
+
+	test('a LAN address and a name are webhook targets', async () => {
+		expect((await run('voiceAgent webhook.create', { url: 'http://192.168.1.20:5678/webhook/agent' })).error).toBeUndefined();
+		expect((await run('wholesaleVoice number.setSmsEndpoint', { endpoint: 'https://n8n.example.com/webhook/sms' })).error).toBeUndefined();
+	});
+
+	const headers = (count: number, length: number) => ({ additionalFields: { requestHeaders: { pairs: Array.from({ length: count }, (_, i) => ({ name: `X-H${i}`, value: 'v'.repeat(length) })) } } });
+
+	test('300 headers are refused (at most 20), and a value of 8,000 characters (at most 1024)', async () => {
+		expectRefused(await run('voiceAgent webhook.create', headers(300, 8000)), 'Request Headers', /there are 300 headers/);
+		const long = await run('voiceAgent webhook.create', headers(1, 8000));
+		expectRefused(long, 'Request Headers \\> Value', /is 8000 characters long/);
+		expect(long.error?.description).toMatch(/at most 1024 characters/);
+		expect(sandbox.convai.webhooks).toEqual([]);
+	});
+
+	test('20 headers of 1,024 characters are sent', async () => {
+		const result = await run('voiceAgent webhook.create', headers(20, 1024));
+		expect(result.error).toBeUndefined();
+		expect(Object.keys(sandbox.convai.webhooks[0].request_headers ?? {})).toHaveLength(20);
+	});
+});

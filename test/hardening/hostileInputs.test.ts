@@ -74,7 +74,9 @@ function codeOf(value: unknown): string {
 	if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
 	// `}}` would end n8n's expression early: in text it is written as the escape \u007d, between
 	// an object's closing braces as two braces with a space.
-	return typeof value === 'string' ? JSON.stringify(value).replace(/\}/g, '\\u007d') : JSON.stringify(value).replace(/\}\}/g, '} }');
+	// The line and paragraph separators as escapes too: n8n's expression parser ends a line at them.
+	const text = typeof value === 'string' ? JSON.stringify(value).replace(/\}/g, '\\u007d') : JSON.stringify(value).replace(/\}\}/g, '} }');
+	return text.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
 /**
@@ -105,9 +107,14 @@ const TEXT_HOSTILE: Array<[string, string]> = [
 	['a left-to-right embedding', '\u202Aab'],
 	['a first-strong isolate', 'a\u2068b'],
 ];
+/** Line breaks, tabs and invisible marks: a message may hold them, a name, sender, address or ID not. */
 const LINE_HOSTILE: Array<[string, string]> = [
 	['CRLF', 'a\r\nX-Injected: 1'],
 	['a tab', 'a\tb'],
+	['a right-to-left mark', 'Bank\u200F'],
+	['a zero-width space', 'Ac\u200Bme'],
+	['a tag character', 'Acme\u{E0041}'],
+	['a line separator', 'a\u2028b'],
 ];
 
 /** Dates that do not exist, or are not dates, that Date would read as some other day. */
@@ -131,6 +138,7 @@ function typeHostile(field: INodeProperties, topLevel: boolean): Array<[string, 
 		['true', true],
 		['false', false],
 		['NaN', Number.NaN],
+		['a BigInt', new Code('BigInt(10) ** BigInt(700)')],
 		...TEXT_HOSTILE,
 		...(field.typeOptions?.rows === undefined ? LINE_HOSTILE : []),
 	];

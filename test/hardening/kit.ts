@@ -6,12 +6,12 @@
  */
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
 
-import { ConversationIntelligence, conversationIntelligenceResources } from '../../nodes/ConversationIntelligence/ConversationIntelligence.node';
-import { HostedPbx, hostedPbxResources } from '../../nodes/HostedPbx/HostedPbx.node';
-import { VoiceAgent, voiceAgentResources } from '../../nodes/VoiceAgent/VoiceAgent.node';
-import { WholesaleVoice, wholesaleVoiceResources } from '../../nodes/WholesaleVoice/WholesaleVoice.node';
-import { operationFields } from '../../nodes/shared/describe';
-import type { OperationSpec, ResourceSpec } from '../../nodes/shared/operation';
+import { ConversationIntelligence, conversationIntelligenceResources } from '../../packages/n8n-nodes-telephony-platform/nodes/ConversationIntelligence/ConversationIntelligence.node';
+import { HostedPbx, hostedPbxResources } from '../../packages/n8n-nodes-telephony-platform/nodes/HostedPbx/HostedPbx.node';
+import { VoiceAgent, voiceAgentResources } from '../../packages/n8n-nodes-telephony-platform/nodes/VoiceAgent/VoiceAgent.node';
+import { WholesaleVoice, wholesaleVoiceResources } from '../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/WholesaleVoice.node';
+import { operationFields } from '../../packages/n8n-nodes-telephony-platform/nodes/shared/describe';
+import type { OperationSpec, ResourceSpec } from '../../packages/n8n-nodes-telephony-platform/nodes/shared/operation';
 import type { Sandbox } from '../../sandbox';
 import type { NodeRun } from '../harness/n8n';
 import { runNode } from '../harness/n8n';

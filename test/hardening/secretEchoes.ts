@@ -29,7 +29,13 @@ export const BASE64_ENCODINGS: Array<[string, (text: string) => string]> = BASE6
 	[0, 1, 2].map((offset): [string, (text: string) => string] => [`${name} after ${offset} byte(s)`, (t) => encode(Buffer.concat([Buffer.from('xy'.slice(0, offset)), Buffer.from(t)]))]),
 );
 
-export const ENCODINGS = [...CHARACTER_ENCODINGS, ...BASE64_ENCODINGS];
+/** Base64 of base64, an echoed Authorization header inside an encoded payload: inner and outer after 0, 1 or 2 other bytes. */
+export const NESTED_BASE64_ENCODINGS: Array<[string, (text: string) => string]> = [0, 1, 2].map((offset): [string, (text: string) => string] => [
+	`base64 of base64 after ${offset} byte(s)`,
+	(t) => Buffer.from(`${'x'.repeat(offset)}Basic ${Buffer.from('xy'.slice(0, offset) + t).toString('base64')}`).toString('base64'),
+]);
+
+export const ENCODINGS = [...CHARACTER_ENCODINGS, ...BASE64_ENCODINGS, ...NESTED_BASE64_ENCODINGS];
 
 /**
  * The characters of a base64 echo that depend on the secret alone: where two encodings with
@@ -52,7 +58,13 @@ function base64Interiors(secret: string): string[] {
 	return interiors;
 }
 
-/** Every run of `run` characters of a secret (or of its base64) that the text holds, in any encoding, named. */
+/** The interiors of base64 and of base64 of those interiors (see base64Interiors). */
+function nestedBase64Interiors(secret: string): string[] {
+	const once = base64Interiors(secret);
+	return [...once, ...once.flatMap(base64Interiors)];
+}
+
+/** Every run of `run` characters of a secret (or of its base64, once or twice) that the text holds, in any encoding, named. */
 export function leaks(text: string, secrets: string[], run = 8): string[] {
 	const found = new Set<string>();
 	for (const secret of secrets) {
@@ -62,7 +74,7 @@ export function leaks(text: string, secrets: string[], run = 8): string[] {
 				if (text.includes(window)) found.add(`${name}: ${window}`);
 			}
 		}
-		for (const interior of base64Interiors(secret)) {
+		for (const interior of nestedBase64Interiors(secret)) {
 			for (let at = 0; at + run <= interior.length; at++) {
 				const window = interior.slice(at, at + run);
 				if (text.includes(window)) found.add(`base64: ${window}`);
@@ -72,16 +84,9 @@ export function leaks(text: string, secrets: string[], run = 8): string[] {
 	return [...found];
 }
 
-/** A secret's start of `length` characters in any encoding that the text holds (for output items). */
-export function prefixLeaks(text: string, secrets: string[], length = 12): string[] {
-	const found: string[] = [];
-	for (const secret of secrets) {
-		for (const [name, encode] of CHARACTER_ENCODINGS) {
-			const start = encode(secret.slice(0, length));
-			if (text.includes(start)) found.push(`${name}: ${start}`);
-		}
-	}
-	return found;
+/** Any 12 characters of a secret in any encoding that the text holds (for output items). */
+export function outputLeaks(text: string, secrets: string[]): string[] {
+	return leaks(text, secrets, 12);
 }
 
 /** An HTML error page carrying `echoed`, as a careless server's 401 does. */

@@ -3,27 +3,31 @@
  * every form (plain, base64 of user:password, URL-encoded, a cut Authorization header) on every
  * error path: each HTTP failure status, a non-JSON 2xx, a 2xx that says it failed, network errors,
  * a timeout, and validation of a field into which the secret was pasted. Then every encoding a
- * server can echo (`secretEchoes.ts`: base64 and base64url at any offset, URL and form encoding,
- * HTML entities, hex, \u escapes), whole and cut to 8 characters, in a 401 HTML page, on the
- * Voice Agent Trigger's activation too; and in 2xx JSON answers, whole and cut to its first 12
- * characters. Checked: the error's message, description and context, the items of Continue On
- * Fail, and everything n8n logged, for any run of 8 characters of the secret in any encoding; the
- * output items for any start of 12, and that an item masked says so.
+ * server can echo (`secretEchoes.ts`: base64 and base64url at any offset, base64 of base64, URL and
+ * form encoding, HTML entities, hex, \u escapes), whole and cut to 8 characters, in a 401 HTML page,
+ * on the Voice Agent Trigger's activation too; and in 2xx JSON answers, whole and cut to its first,
+ * last or middle 12 characters. Checked: the error's message, description and context, the items of
+ * Continue On Fail, and everything n8n logged, for any run of 8 characters of the secret in any
+ * encoding; the output items for any run of 12, and that an item masked says so.
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 import type { ICredentialDataDecryptedObject, INodeParameters, INodeType } from 'n8n-workflow';
 
-import { HostedPbx } from '../../nodes/HostedPbx/HostedPbx.node';
-import { VoiceAgent } from '../../nodes/VoiceAgent/VoiceAgent.node';
-import { VoiceAgentTrigger } from '../../nodes/VoiceAgent/VoiceAgentTrigger.node';
-import { WholesaleVoice } from '../../nodes/WholesaleVoice/WholesaleVoice.node';
+import { HostedPbx } from '../../packages/n8n-nodes-telephony-platform/nodes/HostedPbx/HostedPbx.node';
+import { VoiceAgent } from '../../packages/n8n-nodes-telephony-platform/nodes/VoiceAgent/VoiceAgent.node';
+import { VoiceAgentTrigger } from '../../packages/n8n-nodes-telephony-platform/nodes/VoiceAgent/VoiceAgentTrigger.node';
+import { ConversationIntelligenceTrigger } from '../../packages/n8n-nodes-telephony-platform/nodes/ConversationIntelligence/ConversationIntelligenceTrigger.node';
+import { HostedPbxTrigger } from '../../packages/n8n-nodes-telephony-platform/nodes/HostedPbx/HostedPbxTrigger.node';
+import { WholesaleVoice } from '../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/WholesaleVoice.node';
 import { contexts, runNode } from '../harness/n8n';
 import type { ReceivedRequest, TestServer } from '../harness/testServer';
 import { printFigure } from '../harness/figures';
 import { startTestServer } from '../harness/testServer';
 import { registrationHooks } from '../nodes/VoiceAgent/voiceAgentKit';
-import { ENCODINGS, htmlPage, leaks, prefixLeaks } from './secretEchoes';
+import { ENCODINGS, NESTED_BASE64_ENCODINGS, htmlPage, leaks, outputLeaks } from './secretEchoes';
 
 let server: TestServer;
 beforeAll(async () => (server = await startTestServer()));
@@ -194,6 +198,8 @@ describe.each(APIS.map((api) => [api.name, api] as const))('%s credential', (_na
 	test.each([['the Authorization header', (req: ReceivedRequest) => String(req.headers.authorization)], ...ENCODINGS.flatMap(([name, encode]) => [
 		[`the secret ${name}`, (req: ReceivedRequest) => encode(secretOf(req))],
 		[`its first 12 characters ${name}`, (req: ReceivedRequest) => encode(secretOf(req).slice(0, 12))],
+		[`its last 12 characters ${name}`, (req: ReceivedRequest) => encode(secretOf(req).slice(-12))],
+		[`12 characters from its middle ${name}`, (req: ReceivedRequest) => encode(secretOf(req).slice(6, 18))],
 	])] as Array<[string, (req: ReceivedRequest) => string]>)('a 2xx answer that echoes %s: the output holds *** in its place and says so', async (_what, echoed) => {
 		server.answer((req, res) => {
 			res.writeHead(200, { 'Content-Type': 'application/json' });
@@ -209,7 +215,7 @@ describe.each(APIS.map((api) => [api.name, api] as const))('%s credential', (_na
 		const simplified = api.raw ? await runNode({ node: api.node(), parameters: api.parameters, credentials: api.credentials(server.url) }) : run;
 		expect(simplified.items).toEqual([expect.objectContaining({ json: expect.objectContaining({ redacted: true }) })]);
 		const output = JSON.stringify(run.items) + JSON.stringify(simplified.items);
-		const leaked = [...prefixLeaks(output, api.secrets), ...api.secrets.filter((secret) => output.includes(secret))];
+		const leaked = [...outputLeaks(output, api.secrets), ...api.secrets.filter((secret) => output.includes(secret))];
 		found.leaks += leaked.length;
 		expect(leaked).toEqual([]);
 	});
@@ -234,6 +240,74 @@ describe.each(ENCODINGS.map(([name, encode]) => [name, encode] as const))('Voice
 		found.leaks += leaked.length;
 		expect(leaked).toEqual([]);
 	});
+});
+
+/** A trigger's activation (or poll) that fails: the error as n8n gets it, with its stack, and what the node logged. */
+async function failedActivation(activate: (built: ReturnType<typeof contexts>, logged: string[]) => Promise<unknown>, node: INodeType, parameters: INodeParameters, credentials: Record<string, ICredentialDataDecryptedObject>) {
+	const built = contexts({ node, parameters, credentials, workflowId: `secrets-${randomBytes(4).toString('hex')}` });
+	const logged: string[] = [];
+	const { result, logs } = await captured(async () => await activate(built, logged).then(() => undefined, (error: unknown) => error));
+	expect(result).toBeInstanceOf(Error);
+	return said(result) + String((result as Error).stack) + logs + logged.join('\n');
+}
+
+/** The node's logger, kept: n8n prints what a trigger logs. */
+function keepLogs<T extends { logger: object }>(context: T, logged: string[]): T {
+	for (const level of ['debug', 'info', 'warn', 'error'] as const) jest.spyOn(context.logger as Console, level).mockImplementation((...args: unknown[]) => void logged.push(String(args[0])));
+	return context;
+}
+
+/** A Hosted PBX Trigger poll for Credit Low that fails. */
+async function failedPoll(): Promise<string> {
+	return await failedActivation(
+		async (built, logged) => await new HostedPbxTrigger().poll.call(keepLogs(built.poll(), logged)),
+		new HostedPbxTrigger(),
+		{ events: ['creditLow'], creditThreshold: 5, customerId: { __rl: true, mode: 'id', value: 'me' }, options: {} },
+		APIS[0].credentials(server.url),
+	);
+}
+
+describe.each([...ENCODINGS.slice(0, 1), ...NESTED_BASE64_ENCODINGS].map(([name, encode]) => [name, encode] as const))('trigger activations refused by a 401 page with the secret %s', (_name, encode) => {
+	beforeEach(() => server.answer(withPage(401, (req) => encode(secretOf(req)))));
+
+	test('Hosted PBX Trigger, live events: no secret in the activation error or the log', async () => {
+		const visible = await failedActivation(
+			async (built, logged) => await new HostedPbxTrigger().trigger.call(keepLogs(built.trigger(() => undefined, () => undefined), logged)),
+			new HostedPbxTrigger(),
+			{ events: ['incomingcall'], customerId: { __rl: true, mode: 'id', value: 'me' }, options: {} },
+			APIS[0].credentials(server.url),
+		);
+		found.paths++;
+		expect(leaks(visible, APIS[0].secrets)).toEqual([]);
+	});
+
+	test('Hosted PBX Trigger, polled events: no secret in the poll error or the log', async () => {
+		const visible = await failedPoll();
+		found.paths++;
+		expect(leaks(visible, APIS[0].secrets)).toEqual([]);
+	});
+
+	test('Conversation Intelligence Trigger: no secret in the activation error or the log', async () => {
+		const visible = await failedActivation(
+			async (built, logged) => await new ConversationIntelligenceTrigger().trigger.call(keepLogs(built.trigger(() => undefined, () => undefined), logged)),
+			new ConversationIntelligenceTrigger(),
+			{ sessionId: 'sess_1', eventTypes: ['operator_result'], operatorNames: '', includeInterim: false, options: {} },
+			APIS[2].credentials(server.url),
+		);
+		found.paths++;
+		expect(leaks(visible, APIS[2].secrets)).toEqual([]);
+	});
+});
+
+test('a poll that fails on a value the service echoed (11 characters of the password as the balance): the error is redacted too', async () => {
+	server.answer((req, res) => {
+		res.writeHead(200, { 'Content-Type': 'application/json' });
+		res.end(JSON.stringify({ type: 'creditstatus', accountType: 'PREPAID', balance: secretOf(req).slice(2, 13) }));
+	});
+	const visible = await failedPoll();
+	found.paths++;
+	expect(visible).toMatch(/no balance that is a number/);
+	expect(leaks(visible, APIS[0].secrets)).toEqual([]);
 });
 
 test('Hosted PBX: a text answer that echoes the password (Set Do Not Disturb): its item holds *** and says so', async () => {
@@ -263,4 +337,16 @@ test('Wholesale Voice: a 2xx that says it failed', async () => {
 
 afterAll(() => {
 	printFigure(`secrets: ${found.paths} error paths checked with canary credentials, ${found.leaks} secrets found`);
+});
+
+test('the Wholesale Voice Trigger keeps no module-wide state: no cache of secrets, networks or lists outlives a delivery', async () => {
+	const security = await import('../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/trigger/security');
+	const secret = canary('webhook');
+	const settings = { sourceNetworks: 'custom' as const, customNetworks: '203.0.113.0/24', secretLocation: 'header' as const, secretName: 'X-Webhook-Secret', secret };
+	expect(security.checkCaller(settings, { address: '203.0.113.9', query: {}, headers: { 'x-webhook-secret': secret } })).toEqual({ allowed: true });
+	expect(security.checkCaller(settings, { address: '203.0.113.9', query: {}, headers: { 'x-webhook-secret': `${secret}x` } })).toMatchObject({ allowed: false, status: 401 });
+	// Nothing the module exports holds the secret, and its source declares no container at module level (a Map, Set or array would).
+	expect(JSON.stringify(Object.values(security))).not.toContain(secret);
+	const source = readFileSync(join(__dirname, '../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/trigger/security.ts'), 'utf8');
+	expect(source.split('\n').filter((line) => /^(export )?(const|let|var) \w+(: [^=]+)? = new (Map|Set|WeakMap|Array)\b/.test(line))).toEqual([]);
 });

@@ -11,11 +11,11 @@ import type { AddressInfo } from 'node:net';
 
 import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
 
-import { HostedPbx } from '../../nodes/HostedPbx/HostedPbx.node';
-import { WholesaleVoice } from '../../nodes/WholesaleVoice/WholesaleVoice.node';
-import { useClock } from '../../nodes/shared/timers';
-import { MAX_DOWNLOAD_BYTES } from '../../nodes/shared/transport/body';
-import { MIN_RETRY_DELAY_MS } from '../../nodes/shared/transport/client';
+import { HostedPbx } from '../../packages/n8n-nodes-telephony-platform/nodes/HostedPbx/HostedPbx.node';
+import { WholesaleVoice } from '../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/WholesaleVoice.node';
+import { useClock } from '../../packages/n8n-nodes-telephony-platform/nodes/shared/timers';
+import { MAX_DOWNLOAD_BYTES } from '../../packages/n8n-nodes-telephony-platform/nodes/shared/transport/body';
+import { MIN_RETRY_DELAY_MS } from '../../packages/n8n-nodes-telephony-platform/nodes/shared/transport/client';
 import { FakeClock } from '../harness/clock';
 import { runNode } from '../harness/n8n';
 import type { TestServer } from '../harness/testServer';

@@ -1,4 +1,4 @@
-import { useClock } from '../../nodes/shared/timers';
+import { useClock } from '../../packages/n8n-nodes-telephony-platform/nodes/shared/timers';
 import { setSandboxTime } from '../../sandbox/core/clock';
 import { FakeClock } from './fakeClock';
 

@@ -1,4 +1,4 @@
-import type { Clock } from '../../nodes/shared/timers';
+import type { Clock } from '../../packages/n8n-nodes-telephony-platform/nodes/shared/timers';
 import type { SandboxClock } from '../../sandbox/core/clock';
 import { setSandboxTime } from '../../sandbox/core/clock';
 import { waitFor } from './wait';

@@ -45,9 +45,9 @@ import type {
 } from 'n8n-workflow';
 import { ICredentialsHelper, Workflow } from 'n8n-workflow';
 
-import { HostedPbxApi } from '../../credentials/HostedPbxApi.credentials';
-import { PlatformApiKeyApi } from '../../credentials/PlatformApiKeyApi.credentials';
-import { WholesaleVoiceApi } from '../../credentials/WholesaleVoiceApi.credentials';
+import { HostedPbxApi } from '../../packages/n8n-nodes-telephony-platform/credentials/HostedPbxApi.credentials';
+import { PlatformApiKeyApi } from '../../packages/n8n-nodes-telephony-platform/credentials/PlatformApiKeyApi.credentials';
+import { WholesaleVoiceApi } from '../../packages/n8n-nodes-telephony-platform/credentials/WholesaleVoiceApi.credentials';
 
 export const CREDENTIAL_TYPES: Record<string, ICredentialType> = Object.fromEntries(
 	[new HostedPbxApi(), new WholesaleVoiceApi(), new PlatformApiKeyApi()].map((c) => [c.name, c]),

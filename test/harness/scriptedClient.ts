@@ -1,4 +1,4 @@
-import type { ApiClient, ApiRequest } from '../../nodes/shared/operation';
+import type { ApiClient, ApiRequest } from '../../packages/n8n-nodes-telephony-platform/nodes/shared/operation';
 
 /** Requests a scripted client answers before it fails the test: paging that does not stop would never yield to Jest's timeout. */
 export const RUNAWAY = 1_000;

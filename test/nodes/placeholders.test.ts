@@ -1,13 +1,13 @@
-import type { INodeProperties, INodeType } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyMode, INodeType } from 'n8n-workflow';
 
-import { ConversationIntelligence } from '../../nodes/ConversationIntelligence/ConversationIntelligence.node';
-import { ConversationIntelligenceTrigger } from '../../nodes/ConversationIntelligence/ConversationIntelligenceTrigger.node';
-import { HostedPbx } from '../../nodes/HostedPbx/HostedPbx.node';
-import { HostedPbxTrigger } from '../../nodes/HostedPbx/HostedPbxTrigger.node';
-import { VoiceAgent } from '../../nodes/VoiceAgent/VoiceAgent.node';
-import { VoiceAgentTrigger } from '../../nodes/VoiceAgent/VoiceAgentTrigger.node';
-import { WholesaleVoice } from '../../nodes/WholesaleVoice/WholesaleVoice.node';
-import { WholesaleVoiceTrigger } from '../../nodes/WholesaleVoice/WholesaleVoiceTrigger.node';
+import { ConversationIntelligence } from '../../packages/n8n-nodes-telephony-platform/nodes/ConversationIntelligence/ConversationIntelligence.node';
+import { ConversationIntelligenceTrigger } from '../../packages/n8n-nodes-telephony-platform/nodes/ConversationIntelligence/ConversationIntelligenceTrigger.node';
+import { HostedPbx } from '../../packages/n8n-nodes-telephony-platform/nodes/HostedPbx/HostedPbx.node';
+import { HostedPbxTrigger } from '../../packages/n8n-nodes-telephony-platform/nodes/HostedPbx/HostedPbxTrigger.node';
+import { VoiceAgent } from '../../packages/n8n-nodes-telephony-platform/nodes/VoiceAgent/VoiceAgent.node';
+import { VoiceAgentTrigger } from '../../packages/n8n-nodes-telephony-platform/nodes/VoiceAgent/VoiceAgentTrigger.node';
+import { WholesaleVoice } from '../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/WholesaleVoice.node';
+import { WholesaleVoiceTrigger } from '../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/WholesaleVoiceTrigger.node';
 import { seedConfigurations } from '../../sandbox/intelligence/seed';
 import { seedPbx } from '../../sandbox/pbx/seed';
 import { seedWholesale } from '../../sandbox/wholesale/seed';
@@ -51,5 +51,16 @@ test('the placeholder of every required field reads as an example (n8n: "e.g. �
 	const wrong = required
 		.filter(({ field }) => !/^e\.g\. \S/.test(String(field.placeholder)) || examples(String(field.placeholder)).some((value) => SEEDED.has(value)))
 		.map(({ path, field }) => `${path}: ${JSON.stringify(field.placeholder)}`);
+	expect([...new Set(wrong)]).toEqual([]);
+});
+
+test('every typed mode of a resource locator (By ID, By URL, By Name) has an example placeholder ("e.g. …") holding no value of the demo data', () => {
+	const modes = fields.flatMap(({ path, field }) =>
+		field.type === 'resourceLocator' ? ((field.modes ?? []) as INodePropertyMode[]).filter((mode) => mode.type !== 'list').map((mode) => ({ path: `${path} › ${mode.displayName}`, placeholder: mode.placeholder })) : [],
+	);
+	expect(modes.length).toBeGreaterThan(10);
+	const wrong = modes
+		.filter(({ placeholder }) => typeof placeholder !== 'string' || !/^e\.g\. \S/.test(placeholder) || examples(placeholder).some((value) => SEEDED.has(value)))
+		.map(({ path, placeholder }) => `${path}: ${JSON.stringify(placeholder)}`);
 	expect([...new Set(wrong)]).toEqual([]);
 });

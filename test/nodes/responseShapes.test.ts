@@ -5,8 +5,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { ConversationIntelligence } from '../../nodes/ConversationIntelligence/ConversationIntelligence.node';
-import { VoiceAgent } from '../../nodes/VoiceAgent/VoiceAgent.node';
+import { ConversationIntelligence } from '../../packages/n8n-nodes-telephony-platform/nodes/ConversationIntelligence/ConversationIntelligence.node';
+import { VoiceAgent } from '../../packages/n8n-nodes-telephony-platform/nodes/VoiceAgent/VoiceAgent.node';
 import type { Sandbox } from '../../sandbox';
 import { startSandbox } from '../../sandbox';
 import { runNode } from '../harness/n8n';
@@ -70,7 +70,7 @@ describe('Hosted PBX', () => {
 				'a record',
 			],
 			[
-				'Send a charged SMS',
+				'Send an SMS',
 				{ resource: 'sms', operation: 'send', from: '+441632960001', to: '+447700900123', body: 'hi' },
 				`${ME}/sms`,
 				'a record',
@@ -188,10 +188,10 @@ describe('Wholesale Voice lists', () => {
 		expectShapeError(files, 'List uncollected report files', kind, 'an object keyed by file hash');
 	});
 
-	test('a trunk list of bare names still gives one {name} item each', async () => {
+	test('a trunk list of bare names still gives one {trunk} item each', async () => {
 		answer('wholesale', '/v3/voice/123456/trunks', '["123456-L001","123456-office"]');
 		const run = await runWholesale(sandbox, { resource: 'trunk', operation: 'getAll', returnAll: true, output: 'raw' });
-		expect(run.json).toEqual([{ name: '123456-L001' }, { name: '123456-office' }]);
+		expect(run.json).toEqual([{ trunk: '123456-L001' }, { trunk: '123456-office' }]);
 		// Simplified: the name is the id.
 		answer('wholesale', '/v3/voice/123456/trunks', '["123456-L001","123456-office"]');
 		expect((await runWholesale(sandbox, { resource: 'trunk', operation: 'getAll', returnAll: true })).json).toEqual([{ id: '123456-L001' }, { id: '123456-office' }]);

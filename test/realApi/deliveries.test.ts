@@ -12,9 +12,9 @@ import { join } from 'node:path';
 
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { HostedPbxTrigger } from '../../nodes/HostedPbx/HostedPbxTrigger.node';
-import { resetTriggers } from '../../nodes/shared/triggers/lifecycle';
-import { categoryOf } from '../../nodes/WholesaleVoice/trigger/events';
+import { HostedPbxTrigger } from '../../packages/n8n-nodes-telephony-platform/nodes/HostedPbx/HostedPbxTrigger.node';
+import { resetTriggers } from '../../packages/n8n-nodes-telephony-platform/nodes/shared/triggers/lifecycle';
+import { categoryOf } from '../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/trigger/events';
 import { contexts } from '../harness/n8n';
 import { waitFor } from '../harness/wait';
 import { OPEN, hostTrigger, post } from '../nodes/WholesaleVoice/triggerKit';

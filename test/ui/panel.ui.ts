@@ -124,6 +124,7 @@ describe('the node panel, the way a user looks for an event or a task', () => {
 		['CDR', 'wholesaleVoice', false, 0],
 		['voice agent', 'voiceAgent', false, 0],
 		['SMS', 'hostedPbx', false, 4],
+		['send sms', 'hostedPbx', false, 4],
 		['port', 'wholesaleVoice', false, 1],
 		['call recording', 'hostedPbx', false, 0],
 		['call recording', 'hostedPbx', true, 0],

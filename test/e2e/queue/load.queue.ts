@@ -10,17 +10,30 @@
  * Counted: executions (n8n's database) and downstream SMS per event: none lost, none twice.
  * Measured: throughput, executions/s, the webhook processor's answer time, and end-to-end latency
  * per event (the sandbox sends the event -> the sandbox receives the SMS). See docs/scaling.md.
+ * First, the carriers' hourly CDR pull (examples/wholesale/cdr-hourly-to-postgres.json) on a
+ * worker: 100,000 CDRs ($TELEPHONY_QUEUE_CDR_ROWS) into a table of the cluster's Postgres, run
+ * twice; counted in the table, timed from the report ready to the last row written, with the
+ * peak memory of the worker that ran it.
  */
 import * as os from 'node:os';
 
-import { httpRequest } from '../harness';
+import { CDR_RECIPE_ID, CDR_TABLE, cdrDatabaseCredential, cdrRecipe, createCdrTableSql } from '../cdrRecipe';
+import { httpRequest, peakRss } from '../harness';
 import type { QueueCluster } from './cluster';
 import {
-	SMS_PATH, countBy, executionRows, holds, paced, recordFigures, startQueueSetup, stopQueueSetup, summarize, until, type QueueSetup,
+	SMS_PATH, countBy, executionRows, holds, paced, recordFigures, startQueueSetup, stopQueueSetup, summarize, until, waitForFinished, type QueueSetup,
 } from './kit';
 import { LOAD, LOAD_BATCH_SIZE, LOAD_HOOK, LOAD_TEAM, loadPbxBatchWorkflow, loadPbxWorkflow, loadWholesaleWorkflow } from './workflows';
 
 const COUNT = 1000;
+const CDR_ROWS = Number(process.env.TELEPHONY_QUEUE_CDR_ROWS ?? 100_000);
+
+/** The recipe as imported: its hourly schedule every minute, so that activating it runs it within one. */
+function cdrRecipeEveryMinute(): Record<string, unknown> {
+	const recipe = cdrRecipe();
+	recipe.nodes.find((n: Record<string, any>) => n.type === 'n8n-nodes-base.scheduleTrigger').parameters.rule = { interval: [{ field: 'minutes', minutesInterval: 1 }] };
+	return recipe;
+}
 const POOL = { DB_POSTGRESDB_POOL_SIZE: '10' };
 /** How long each stream run (batches, and one per execution at 1,000/s) publishes, in seconds. */
 const SECONDS = 60;
@@ -107,8 +120,10 @@ describe('load in queue mode: webhook deliveries at 5/s and 50/s; stream events 
 	beforeAll(async () => {
 		// n8n's default of 2 database connections per process times out under these rates
 		// ("timeout exceeded when trying to connect"): 10 each (docs/scaling.md).
-		setup = await startQueueSetup([loadWholesaleWorkflow(), loadPbxWorkflow(), loadPbxBatchWorkflow()], { env: POOL });
+		setup = await startQueueSetup([loadWholesaleWorkflow(), loadPbxWorkflow(), loadPbxBatchWorkflow(), cdrRecipeEveryMinute()], { env: POOL });
 		cluster = setup.cluster;
+		await cluster.sql(createCdrTableSql(cdrRecipe()));
+		await cluster.main.importCredentials([cdrDatabaseCredential(setup.sandbox.url, cluster.postgres.port, cluster.postgres.database)]);
 		for (const id of [LOAD.wholesale, LOAD.pbx]) await cluster.main.activateNow(id);
 		await until('the PBX live stream', async () => (await admin().get<unknown[]>('/pbx/streams')).length === 1);
 		// The webhook processor serves the trigger once it has loaded it: one warm-up delivery (not counted).
@@ -130,6 +145,42 @@ describe('load in queue mode: webhook deliveries at 5/s and 50/s; stream events 
 		await stopQueueSetup(setup);
 		console.log(`load suite: ${((Date.now() - fileStarted) / 1000).toFixed(1)} s`);
 	});
+
+	test(`the hourly CDR pull on a worker: ${CDR_ROWS} CDRs written once in groups of 1,000; the same hour again adds none`, async () => {
+		const count = async () => Number(await cluster.sql(`select count(*) from ${CDR_TABLE}`));
+		/** One scheduled run: the report queued, the recipe active until the run ended; the worker that ran it, its memory. */
+		const scheduledRun = async (nth: number) => {
+			await admin().post('/wholesale/reports/next', { type: 'voice_cdr', rows: CDR_ROWS, readyMs: 0 });
+			const before = new Map(cluster.workers.map((w) => [w, peakRss(w.serverPid ?? 0)]));
+			await cluster.main.activateNow(CDR_RECIPE_ID);
+			const rows = await waitForFinished(cluster, CDR_RECIPE_ID, nth, 15 * 60_000);
+			await cluster.main.deactivateNow(CDR_RECIPE_ID);
+			const run = rows[nth - 1];
+			const workers = cluster.workers.map((w, i) => ({ name: `worker${i + 1}`, before: before.get(w) ?? 0, after: peakRss(w.serverPid ?? 0) }));
+			return { run, ranOn: cluster.processesThatRan(run.id), workers };
+		};
+		const first = await scheduledRun(1);
+		expect(first.run.status).toBe('success');
+		expect(await count()).toBe(CDR_ROWS);
+		const ready = (await admin().get<{ reports: Array<{ readyAt: string | null }> }>('/wholesale/reports')).reports.map((r) => Date.parse(r.readyAt ?? '')).filter(Number.isFinite);
+		const lastWritten = Date.parse(await cluster.sql(`select to_json(max(written_at))#>>'{}' from ${CDR_TABLE}`));
+		const second = await scheduledRun(2);
+		expect(second.run.status).toBe('success');
+		expect(await count()).toBe(CDR_ROWS);
+		const ran = first.workers.find((w) => first.ranOn.includes(w.name as `worker${number}`));
+		recordFigures('cdrPull', {
+			command: 'npm run test:queue -- load',
+			rows: CDR_ROWS,
+			rowsPerItem: 1000,
+			readyToLastRowWrittenSeconds: Math.round((lastWritten - Math.max(...ready)) / 100) / 10,
+			runSeconds: Math.round((Date.parse(first.run.stoppedAt) - Date.parse(first.run.startedAt)) / 100) / 10,
+			secondRunSeconds: Math.round((Date.parse(second.run.stoppedAt) - Date.parse(second.run.startedAt)) / 100) / 10,
+			ranOn: first.ranOn,
+			workerPeakRssMb: ran ? Math.round(ran.after / 1e6) : null,
+			workerPeakRssBeforeMb: ran ? Math.round(ran.before / 1e6) : null,
+			workers: first.workers.map((w) => ({ ...w, before: Math.round(w.before / 1e6), after: Math.round(w.after / 1e6) })),
+		});
+	}, 40 * 60_000);
 
 	/** `count` deliveries (app cdr, each with its own id) at one every `intervalMs`, then the accounting. */
 	const deliverWholesale = async (count: number, intervalMs: number, tag: string) => {

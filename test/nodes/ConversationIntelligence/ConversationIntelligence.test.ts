@@ -1,6 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { ConversationIntelligence } from '../../../nodes/ConversationIntelligence/ConversationIntelligence.node';
+import { ConversationIntelligence } from '../../../packages/n8n-nodes-telephony-platform/nodes/ConversationIntelligence/ConversationIntelligence.node';
 import type { Sandbox } from '../../../sandbox';
 import { startSandbox } from '../../../sandbox';
 import { fakeClockForFile } from '../../harness/clock';

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData, INodeParameters, ITriggerResponse } from 'n8n-workflow';
 
-import { ConversationIntelligenceTrigger } from '../../../nodes/ConversationIntelligence/ConversationIntelligenceTrigger.node';
+import { ConversationIntelligenceTrigger } from '../../../packages/n8n-nodes-telephony-platform/nodes/ConversationIntelligence/ConversationIntelligenceTrigger.node';
 import type { Sandbox } from '../../../sandbox';
 import { fakeClockForFile } from '../../harness/clock';
 import { contexts } from '../../harness/n8n';

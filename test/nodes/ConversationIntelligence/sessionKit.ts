@@ -1,4 +1,4 @@
-import { resetTriggers } from '../../../nodes/shared/triggers/lifecycle';
+import { resetTriggers } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/triggers/lifecycle';
 import type { Sandbox } from '../../../sandbox';
 import { sandboxForFile } from '../../harness/sandboxForFile';
 

@@ -9,12 +9,12 @@ import type { ServerResponse } from 'node:http';
 
 import type { IDataObject, INodeExecutionData, ITriggerResponse } from 'n8n-workflow';
 
-import { ConversationIntelligence } from '../../../nodes/ConversationIntelligence/ConversationIntelligence.node';
-import { ConversationIntelligenceTrigger } from '../../../nodes/ConversationIntelligence/ConversationIntelligenceTrigger.node';
-import type { SessionStreamOptions } from '../../../nodes/ConversationIntelligence/sessionStream';
-import { SessionEventStream } from '../../../nodes/ConversationIntelligence/sessionStream';
-import type { StreamResponse } from '../../../nodes/shared/operation';
-import { SseParser } from '../../../nodes/shared/streams/sse';
+import { ConversationIntelligence } from '../../../packages/n8n-nodes-telephony-platform/nodes/ConversationIntelligence/ConversationIntelligence.node';
+import { ConversationIntelligenceTrigger } from '../../../packages/n8n-nodes-telephony-platform/nodes/ConversationIntelligence/ConversationIntelligenceTrigger.node';
+import type { SessionStreamOptions } from '../../../packages/n8n-nodes-telephony-platform/nodes/ConversationIntelligence/sessionStream';
+import { SessionEventStream } from '../../../packages/n8n-nodes-telephony-platform/nodes/ConversationIntelligence/sessionStream';
+import type { StreamResponse } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/operation';
+import { SseParser } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/streams/sse';
 import type { Sandbox } from '../../../sandbox';
 import { fakeClockForFile } from '../../harness/clock';
 import { contexts, runNode } from '../../harness/n8n';

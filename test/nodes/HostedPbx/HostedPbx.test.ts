@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { hostedPbxResources } from '../../../nodes/HostedPbx/HostedPbx.node';
-import { listSearchMethods } from '../../../nodes/HostedPbx/search';
+import { hostedPbxResources } from '../../../packages/n8n-nodes-telephony-platform/nodes/HostedPbx/HostedPbx.node';
+import { listSearchMethods } from '../../../packages/n8n-nodes-telephony-platform/nodes/HostedPbx/search';
 import type { Sandbox } from '../../../sandbox';
 import { startSandbox } from '../../../sandbox';
 import { binaryBuffer } from '../../harness/n8n';

@@ -1,11 +1,12 @@
 import type { IDataObject, INodeParameters, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { HostedPbxTrigger } from '../../../nodes/HostedPbx/HostedPbxTrigger.node';
-import { resetTriggers } from '../../../nodes/shared/triggers/lifecycle';
+import { HostedPbxTrigger } from '../../../packages/n8n-nodes-telephony-platform/nodes/HostedPbx/HostedPbxTrigger.node';
+import { resetTriggers } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/triggers/lifecycle';
 import type { Sandbox } from '../../../sandbox';
 import { fakeClockForFile } from '../../harness/clock';
 import { waitFor } from '../../harness/wait';
 import { runPbx, triggerLifecycle } from './pbxTestKit';
+import type { ActiveTrigger } from './pbxTriggerKit';
 import { triggerNode } from './pbxTriggerKit';
 
 let sandbox: Sandbox;
@@ -446,6 +447,14 @@ describe('live events in batches', () => {
 	const calls = (from: number, count: number) => {
 		for (let i = from; i < from + count; i++) sandbox.pbx.injectIncomingCall({ from: `+4477009008${String(i).padStart(2, '0')}` });
 	};
+	/** Calls the trigger has read from the stream, one by one (a batch gathering shows nothing else). */
+	const callsRead = async (active: ActiveTrigger, from: number, count: number) => {
+		for (let i = from; i < from + count; i++) {
+			await time.clock.advance(10);
+			calls(i, 1);
+			await waitFor(() => (active.staticData().live as IDataObject | undefined)?.lastSeenAt === time.clock.now());
+		}
+	};
 
 	test('one execution per batch: full batches at once, the rest when the window closes; every event once, in order', async () => {
 		const active = node(batched(3, 5000));
@@ -461,16 +470,127 @@ describe('live events in batches', () => {
 		expect(active.emitted.map((item) => item.callerIdNumber)).toEqual(Array.from({ length: 7 }, (_v, i) => `+4477009008${String(i).padStart(2, '0')}`));
 	});
 
-	test('a batch still gathering when the trigger closes is emitted before the close completes', async () => {
-		const active = node(batched(100, 60_000));
-		const response = await active.activate();
+	test('a normal stop (n8n closes the trigger) while a batch gathers: nothing of it is counted as seen, the restart reads each event back once, what was emitted never comes again', async () => {
+		const first = node({ ...batched(4, 60_000), events: ['incomingcall', 'smsreceived', 'smsdelivered'] }, { workflowId: 'batch-stop' });
+		const response = await first.activate();
 		await waitFor(() => streamCount() === 1);
-		calls(10, 4);
-		await waitFor(() => sandbox.pbx.stream.list()[0]?.eventsSent === 4);
-		await waitFor(() => (active.staticData().live as IDataObject).lastSeenAt !== undefined && active.executions.length === 0);
-		await time.clock.advance(100);
+		await callsRead(first, 30, 5);
+		await time.clock.advance(10);
+		sandbox.pbx.injectInboundSms({ from: '+447700900835', body: 'gathering text' });
+		await waitFor(() => (first.staticData().live as IDataObject).lastSeenAt === time.clock.now());
+		// A delivery receipt leaves no record to read back: it goes out with the close, the only chance it has.
+		await time.clock.advance(10);
+		const receipt = sandbox.pbx.injectOutboundSms({ to: '+447700900836', deliveryStatus: 1 });
+		await waitFor(() => (first.staticData().live as IDataObject).lastSeenAt === time.clock.now());
+		// On SIGTERM n8n closes the trigger; a run started now may never run, or be marked crashed.
 		await response.closeFunction?.();
-		expect(active.executions.map((run) => run.length)).toEqual([4]);
+		expect(first.executions.map((run) => run.map((item) => item.callerIdNumber ?? item.from ?? item.event))).toEqual([
+			['+447700900830', '+447700900831', '+447700900832', '+447700900833'],
+			['smsdelivered'],
+		]);
+		expect(receipt.delivered).toBe(1);
+		const stored = first.stored();
+		// n8n is down for half a minute; then a new process starts with what n8n stored.
+		await time.clock.advance(30_000);
+		resetTriggers();
+		const restarted = node(batched(4, 1000), { workflowId: 'batch-stop', staticData: stored });
+		await restarted.activate({ activation: 'init' });
+		await time.clock.advanceUntil(() => restarted.emitted.length >= 2, { maxAdvanceMs: 10_000 });
+		await time.clock.advance(5000);
+		expect(restarted.emitted.map((item) => [item.callerIdNumber ?? item.from, item.recovered])).toEqual([
+			['+447700900834', true],
+			['+447700900835', true],
+		]);
+	});
+
+	test('events read back into a batch count as seen once their batch is emitted: a stop while the rest gathers reads the rest back after the restart, once', async () => {
+		const first = node(batched(2, 60_000), { workflowId: 'batch-readback' });
+		const response = await first.activate();
+		await waitFor(() => streamCount() === 1);
+		await callsRead(first, 40, 1);
+		// The platform goes away until two calls came in meanwhile.
+		const outage = sandbox.context.faults.add({ api: 'pbx', pathPrefix: '/api/v1/stream', status: 503, count: 1000 });
+		sandbox.pbx.stream.closeAll();
+		await waitFor(() => streamRequests() >= 2);
+		await time.clock.advance(1000);
+		calls(41, 1);
+		await time.clock.advance(1000);
+		calls(42, 1);
+		sandbox.context.faults.remove(outage.id);
+		await time.clock.advanceUntil(() => first.executions.length === 1, { maxAdvanceMs: 30_000 });
+		expect(first.executions.map((run) => run.map((item) => [item.callerIdNumber, item.recovered ?? false]))).toEqual([
+			[
+				['+447700900840', false],
+				['+447700900841', true],
+			],
+		]);
+		// n8n stored the state with that emit; the second missed call gathers until n8n stops.
+		await response.closeFunction?.();
+		expect(first.executions).toHaveLength(1);
+		const stored = first.stored();
+		await time.clock.advance(30_000);
+		resetTriggers();
+		const restarted = node(batched(2, 1000), { workflowId: 'batch-readback', staticData: stored });
+		await restarted.activate({ activation: 'init' });
+		await time.clock.advanceUntil(() => restarted.emitted.length >= 1, { maxAdvanceMs: 10_000 });
+		await time.clock.advance(5000);
+		expect(restarted.emitted.map((item) => [item.callerIdNumber, item.recovered])).toEqual([['+447700900842', true]]);
+	});
+
+	test('a batch gathering when the user publishes the workflow again goes to the new activation, each event once', async () => {
+		const first = node(batched(100, 60_000), { workflowId: 'batch-update' });
+		const response = await first.activate();
+		await waitFor(() => streamCount() === 1);
+		await callsRead(first, 50, 2);
+		await response.closeFunction?.();
+		expect(first.executions).toEqual([]);
+		const again = node(batched(100, 1000), { workflowId: 'batch-update' });
+		await again.activate({ activation: 'update' });
+		await time.clock.advanceUntil(() => again.executions.length === 1, { maxAdvanceMs: 5000 });
+		await time.clock.advance(10_000);
+		expect(again.executions.map((run) => run.map((item) => [item.callerIdNumber, item.recovered ?? false]))).toEqual([
+			[
+				['+447700900850', false],
+				['+447700900851', false],
+			],
+		]);
+	});
+
+	test('n8n activating the node again in this process (twice at once, a retry) while a batch gathers: the new activation goes on with the batch and reads back a call that came between the two, each once', async () => {
+		const first = node(batched(5, 60_000), { workflowId: 'batch-again' });
+		await first.activate();
+		await waitFor(() => streamCount() === 1);
+		await callsRead(first, 70, 4);
+		// The second activation's stream cannot open at first: a call comes while neither listens.
+		sandbox.context.faults.add({ api: 'pbx', pathPrefix: '/api/v1/stream', status: 503, count: 1 });
+		const again = node(batched(5, 60_000), { workflowId: 'batch-again' });
+		await again.activate({ activation: 'activate' });
+		expect([streamCount(), streamRequests()]).toEqual([0, 2]);
+		calls(74, 1);
+		await time.clock.advanceUntil(() => again.executions.length === 1, { maxAdvanceMs: 30_000 });
+		await time.clock.advance(70_000);
+		expect([first.executions, again.executions.map((run) => run.map((item) => [item.callerIdNumber, item.recovered ?? false]))]).toEqual([
+			[],
+			[[...[70, 71, 72, 73].map((i) => [`+4477009008${i}`, false]), ['+447700900874', true]]],
+		]);
+	});
+
+	test('a reconnect while a batch gathers does not read its events back a second time', async () => {
+		const active = node(batched(100, 30_000));
+		await active.activate();
+		await waitFor(() => streamCount() === 1);
+		await callsRead(active, 60, 2);
+		sandbox.pbx.stream.closeAll();
+		// The gap is read back (the two calls' records are in it) while they still gather.
+		await time.clock.advanceUntil(() => callRequests() >= 1, { maxAdvanceMs: 10_000 });
+		await time.clock.advanceUntil(() => active.executions.length === 1, { maxAdvanceMs: 40_000 });
+		await time.clock.advance(40_000);
+		expect(active.executions.map((run) => run.map((item) => [item.callerIdNumber, item.recovered ?? false]))).toEqual([
+			[
+				['+447700900860', false],
+				['+447700900861', false],
+			],
+		]);
 	});
 
 	test('a batch lost with n8n (killed while it gathered) is read back from the history after the restart, what was emitted is not', async () => {

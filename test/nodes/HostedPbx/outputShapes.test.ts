@@ -1,7 +1,7 @@
 /**
  * The output choice of every Hosted PBX Get and Get Many: Simplified by default (the record's id,
- * plain fields, no URIs or links), Raw (the records as answered, with the id taken from the URI:
- * what the node gave before the choice existed), Selected Fields (the id and the chosen fields).
+ * plain fields, no URIs or links), Raw (the records as answered, with the id taken from the URI),
+ * Selected Fields (the id and the chosen fields). The credit status has no id: its URI ends in a word.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
@@ -182,13 +182,6 @@ const CASES: Case[] = [
 		chosen: ['status', 'autoRenew'],
 	},
 	{
-		name: 'creditStatus get',
-		parameters: { resource: 'creditStatus', operation: 'get' },
-		path: '/customers/me/creditstatus',
-		simplified: { id: 'creditstatus', accountType: 'PREPAID', balance: 42.5 },
-		chosen: ['balance', 'type'],
-	},
-	{
 		name: 'endpoint getDnd',
 		parameters: { resource: 'endpoint', operation: 'getDnd', endpointId: locator('203') },
 		path: '/customers/me/endpoints/203/phonestatus',
@@ -271,4 +264,27 @@ test('a call history of 50 calls: Simplified is at most a third of Raw (JSON byt
 	expect(simplified.map((call) => call.id)).toEqual(raw.map((call) => call.id));
 	const ratio = JSON.stringify(simplified).length / JSON.stringify(raw).length;
 	expect(ratio).toBeLessThanOrEqual(1 / 3);
+});
+
+describe('the credit status: no id (its URI ends in the word creditstatus), and Raw as answered', () => {
+	const parameters = { resource: 'creditStatus', operation: 'get' };
+	const CREDIT_PATH = '/api/v1/customers/me/creditstatus';
+
+	test('Simplified: prepaid or postpaid and the balance, nothing made up; Selected Fields: the chosen fields alone', async () => {
+		expect(json(await runPbx(sandbox, parameters))).toEqual([{ accountType: 'PREPAID', balance: 42.5 }]);
+		expect(json(await runPbx(sandbox, { ...parameters, output: 'fields', fields: ['balance', 'type'] }))).toEqual([{ balance: 42.5, type: 'creditstatus' }]);
+	});
+
+	test('Raw: the answer exactly, without an id; the balance named creditRemaining is read by Simplified, not added to Raw', async () => {
+		const [record] = await answered('/customers/me/creditstatus');
+		const asAnswered = { ...record };
+		delete asAnswered.id;
+		expect(json(await runPbx(sandbox, { ...parameters, output: 'raw' }))).toEqual([asAnswered]);
+		const sample = { type: 'creditstatus', uri: `${sandbox.url}${CREDIT_PATH}`, accountType: 'POSTPAID', creditRemaining: 12.5 };
+		const answer = () => sandbox.context.faults.add({ api: 'pbx', method: 'GET', pathPrefix: CREDIT_PATH, status: 200, body: sample, headers: { 'Content-Type': 'application/json' } });
+		answer();
+		expect(json(await runPbx(sandbox, { ...parameters, output: 'raw' }))).toEqual([sample]);
+		answer();
+		expect(json(await runPbx(sandbox, parameters))).toEqual([{ accountType: 'POSTPAID', balance: 12.5 }]);
+	});
 });

@@ -1,7 +1,7 @@
 import type { INodeExecutionData, INodeParameters, ITriggerResponse } from 'n8n-workflow';
 
-import { HostedPbx } from '../../../nodes/HostedPbx/HostedPbx.node';
-import { resetTriggers } from '../../../nodes/shared/triggers/lifecycle';
+import { HostedPbx } from '../../../packages/n8n-nodes-telephony-platform/nodes/HostedPbx/HostedPbx.node';
+import { resetTriggers } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/triggers/lifecycle';
 import type { Sandbox } from '../../../sandbox';
 import { DEMO_USERS } from '../../../sandbox/pbx/seed';
 import type { NodeRun } from '../../harness/n8n';

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData, INodeParameters, ITriggerResponse, WorkflowActivateMode } from 'n8n-workflow';
 
-import { HostedPbxTrigger } from '../../../nodes/HostedPbx/HostedPbxTrigger.node';
+import { HostedPbxTrigger } from '../../../packages/n8n-nodes-telephony-platform/nodes/HostedPbx/HostedPbxTrigger.node';
 import type { Sandbox } from '../../../sandbox';
 import { NODE_NAME, contexts } from '../../harness/n8n';
 import type { PbxUserName } from './pbxTestKit';

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { createdAt } from '../../../nodes/HostedPbx/records';
-import { recordsAfter } from '../../../nodes/HostedPbx/trigger/history';
-import { MAX_RETURN_ALL_RECORDS } from '../../../nodes/shared/pagination';
+import { createdAt } from '../../../packages/n8n-nodes-telephony-platform/nodes/HostedPbx/records';
+import { recordsAfter } from '../../../packages/n8n-nodes-telephony-platform/nodes/HostedPbx/trigger/history';
+import { MAX_RETURN_ALL_RECORDS } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/pagination';
 import { scripted } from '../../harness/scriptedClient';
 
 /** A call history of `total` calls a second apart, ending a day ago, filtered and paged as the spec says. */

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { creditChange } from '../../../nodes/HostedPbx/trigger/credit';
-import type { TextState } from '../../../nodes/HostedPbx/trigger/textStatus';
-import { textChanges } from '../../../nodes/HostedPbx/trigger/textStatus';
+import { creditChange } from '../../../packages/n8n-nodes-telephony-platform/nodes/HostedPbx/trigger/credit';
+import type { TextState } from '../../../packages/n8n-nodes-telephony-platform/nodes/HostedPbx/trigger/textStatus';
+import { textChanges } from '../../../packages/n8n-nodes-telephony-platform/nodes/HostedPbx/trigger/textStatus';
 
 const MINUTE = 60_000;
 const NOW = Date.parse('2026-11-28T12:00:00Z');

@@ -1,9 +1,9 @@
 import type { INodeExecutionData, INodeParameters, INodeProperties } from 'n8n-workflow';
 
-import { HostedPbxTrigger } from '../../../nodes/HostedPbx/HostedPbxTrigger.node';
-import { advanceCursor, cursorFloor } from '../../../nodes/HostedPbx/trigger/history';
-import { HEARTBEAT_INTERVAL_SECONDS } from '../../../nodes/HostedPbx/trigger/live';
-import { ReconnectingStream } from '../../../nodes/shared/streams/reconnectingStream';
+import { HostedPbxTrigger } from '../../../packages/n8n-nodes-telephony-platform/nodes/HostedPbx/HostedPbxTrigger.node';
+import { advanceCursor, cursorFloor } from '../../../packages/n8n-nodes-telephony-platform/nodes/HostedPbx/trigger/history';
+import { HEARTBEAT_INTERVAL_SECONDS } from '../../../packages/n8n-nodes-telephony-platform/nodes/HostedPbx/trigger/live';
+import { ReconnectingStream } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/streams/reconnectingStream';
 import type { Sandbox } from '../../../sandbox';
 import { fakeClockForFile } from '../../harness/clock';
 import { contexts } from '../../harness/n8n';

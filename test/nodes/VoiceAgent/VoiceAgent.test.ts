@@ -1,6 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { VoiceAgent } from '../../../nodes/VoiceAgent/VoiceAgent.node';
+import { VoiceAgent } from '../../../packages/n8n-nodes-telephony-platform/nodes/VoiceAgent/VoiceAgent.node';
 import type { Sandbox } from '../../../sandbox';
 import { startSandbox } from '../../../sandbox';
 import { runNode } from '../../harness/n8n';
@@ -21,7 +21,7 @@ const create = (overrides: INodeParameters = {}) => ({
 	resource: 'webhook',
 	operation: 'create',
 	eventType: 'conversation.initiating',
-	url: 'http://127.0.0.1:9/hook',
+	url: 'https://hooks.example.com/hook',
 	...overrides,
 });
 
@@ -38,7 +38,7 @@ test('create sends the fields, headers and timeout, and returns the record with 
 		path: '/convai/v1/webhooks',
 		body: {
 			event_type: 'conversation.initiating',
-			url: 'http://127.0.0.1:9/hook',
+			url: 'https://hooks.example.com/hook',
 			agent_id: 'agent_demo_support',
 			request_headers: { 'X-Secret': 's3cret' },
 			timeout_ms: 2500,
@@ -48,11 +48,20 @@ test('create sends the fields, headers and timeout, and returns the record with 
 	expect(run.json[0]).toMatchObject({ id: expect.stringMatching(/^wh_/), agent_id: 'agent_demo_support', timeout_ms: 2500 });
 });
 
+test('create echoing its request headers: their values are masked, the item says so beside the data, no header is added', async () => {
+	const run = await runAgent(create({ additionalFields: { requestHeaders: { pairs: [{ name: 'X-Acc-Secret', value: 'Shared-Secret-4f9a2c' }] } } }));
+	expect(run.error).toBeUndefined();
+	expect(run.requests[0].body).toMatchObject({ request_headers: { 'X-Acc-Secret': 'Shared-Secret-4f9a2c' } });
+	expect(run.json[0].request_headers).toEqual({ 'X-Acc-Secret': '***' });
+	expect(run.json[0].redacted).toBe(true);
+	expect(JSON.stringify(run.json)).not.toContain('Shared-Secret');
+});
+
 test('a second webhook in the same scope: the 409 names the scope and the existing webhook', async () => {
 	const first = await runAgent(create());
-	const second = await runAgent(create({ url: 'http://127.0.0.1:9/other' }));
+	const second = await runAgent(create({ url: 'https://hooks.example.com/other' }));
 	expect(second.error?.message).toBe(
-		`A conversation.initiating webhook already exists for the whole account (ID ${first.json[0].id}, URL http://127.0.0.1:9/hook)`,
+		`A conversation.initiating webhook already exists for the whole account (ID ${first.json[0].id}, URL https://hooks.example.com/hook)`,
 	);
 	expect(second.error?.description).toMatch(/one webhook per event type and scope/);
 	expect(second.requests.map((r) => `${r.method} ${r.status}`)).toEqual(['POST 409', 'GET 200']);

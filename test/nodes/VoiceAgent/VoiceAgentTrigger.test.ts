@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { DELIVERY_HEADER, VoiceAgentTrigger, matchesSecretHash, secretHash } from '../../../nodes/VoiceAgent/VoiceAgentTrigger.node';
-import { resetTriggers } from '../../../nodes/shared/triggers/lifecycle';
+import { DELIVERY_HEADER, VoiceAgentTrigger, matchesSecretHash, secretHash } from '../../../packages/n8n-nodes-telephony-platform/nodes/VoiceAgent/VoiceAgentTrigger.node';
+import { resetTriggers } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/triggers/lifecycle';
 import type { Sandbox } from '../../../sandbox';
 import { startSandbox } from '../../../sandbox';
 import { contexts } from '../../harness/n8n';

@@ -8,10 +8,10 @@ import { randomBytes } from 'node:crypto';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { VoiceAgent } from '../../../nodes/VoiceAgent/VoiceAgent.node';
-import { DELIVERY_HEADER, VoiceAgentTrigger, secretHash } from '../../../nodes/VoiceAgent/VoiceAgentTrigger.node';
-import { normaliseWebhook, webhookRecord, webhookRecords } from '../../../nodes/VoiceAgent/webhooks';
-import { SECRET_RUN } from '../../../nodes/shared/redaction';
+import { VoiceAgent } from '../../../packages/n8n-nodes-telephony-platform/nodes/VoiceAgent/VoiceAgent.node';
+import { DELIVERY_HEADER, VoiceAgentTrigger, secretHash } from '../../../packages/n8n-nodes-telephony-platform/nodes/VoiceAgent/VoiceAgentTrigger.node';
+import { normaliseWebhook, webhookRecord, webhookRecords } from '../../../packages/n8n-nodes-telephony-platform/nodes/VoiceAgent/webhooks';
+import { SECRET_RUN } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/redaction';
 import type { Sandbox } from '../../../sandbox';
 import { contexts, runNode } from '../../harness/n8n';
 import { platformCredentials } from '../../harness/platformKit';
@@ -203,7 +203,8 @@ describe('secrets a request sends are redacted from its failure', () => {
 				resource: 'webhook',
 				operation: 'create',
 				eventType: 'conversation.completed',
-				url: URL_A,
+				// Not URL_A: a webhook pointing at a loopback address is refused before sending.
+				url: 'https://hooks.example.com/hook',
 				additionalFields: { requestHeaders: { pairs: [{ name: 'X-Token', value: values[0] }, { name: 'Authorization-Extra', value: values[1] }] } },
 			},
 			credentials: credentials(),

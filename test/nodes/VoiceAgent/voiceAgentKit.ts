@@ -1,6 +1,6 @@
 import type { IDataObject, IWebhookData } from 'n8n-workflow';
 
-import type { VoiceAgentTrigger } from '../../../nodes/VoiceAgent/VoiceAgentTrigger.node';
+import type { VoiceAgentTrigger } from '../../../packages/n8n-nodes-telephony-platform/nodes/VoiceAgent/VoiceAgentTrigger.node';
 import type { contexts } from '../../harness/n8n';
 
 export const WEBHOOK_DATA = { webhookDescription: { name: 'default' } } as unknown as IWebhookData;

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { e911 } from '../../../nodes/WholesaleVoice/actions/emergency';
+import { e911 } from '../../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/actions/emergency';
 
 /** e911 › Set and Get tell the user when the address in force is not the one sent (issue 19). */
 const output = (body: unknown) => {

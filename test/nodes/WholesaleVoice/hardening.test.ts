@@ -9,11 +9,11 @@ import { createHash } from 'node:crypto';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { numberIssue, plainDateTime } from '../../../nodes/WholesaleVoice/fields';
-import { reportOutput } from '../../../nodes/WholesaleVoice/reports';
-import { WholesaleVoice } from '../../../nodes/WholesaleVoice/WholesaleVoice.node';
+import { numberIssue, plainDateTime } from '../../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/fields';
+import { reportOutput } from '../../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/reports';
+import { WholesaleVoice } from '../../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/WholesaleVoice.node';
 import type { Sandbox } from '../../../sandbox';
-import { resetTriggers } from '../../../nodes/shared/triggers/lifecycle';
+import { resetTriggers } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/triggers/lifecycle';
 import { fakeClockForFile } from '../../harness/clock';
 import { runNode } from '../../harness/n8n';
 import type { TestServer } from '../../harness/testServer';
@@ -220,7 +220,7 @@ describe('Date-times are GMT as written, whatever the time zone n8n runs in', ()
 	 */
 	let inZones: { stderr: string; answers: Record<string, unknown> };
 	beforeAll(() => {
-		const module = JSON.stringify(require.resolve('../../../nodes/WholesaleVoice/fields'));
+		const module = JSON.stringify(require.resolve('../../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/fields'));
 		const script = `const answers = {}; for (const zone of ${JSON.stringify(ZONES)}) { process.env.TZ = zone; for (const key of Object.keys(require.cache)) if (!key.includes('node_modules')) delete require.cache[key]; const { plainDateTime } = require(${module}); answers[zone] = ${JSON.stringify(VALUES)}.map((v) => plainDateTime(v)); } console.log(JSON.stringify(answers));`;
 		const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8', timeout: 60_000 });
 		inZones = { stderr: child.stderr, answers: JSON.parse(child.stdout) as Record<string, unknown> };

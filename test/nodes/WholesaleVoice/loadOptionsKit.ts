@@ -1,6 +1,6 @@
 import type { INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
 
-import { WholesaleVoice } from '../../../nodes/WholesaleVoice/WholesaleVoice.node';
+import { WholesaleVoice } from '../../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/WholesaleVoice.node';
 import type { Sandbox } from '../../../sandbox';
 import { contexts } from '../../harness/n8n';
 import { wholesaleCredentials } from './wholesaleKit';

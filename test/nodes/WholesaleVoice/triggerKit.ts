@@ -14,7 +14,7 @@ import { parse as parseQueryString } from 'node:querystring';
 
 import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, INodeParameters, IWebhookData, IWebhookResponseData } from 'n8n-workflow';
 
-import { WholesaleVoiceTrigger } from '../../../nodes/WholesaleVoice/WholesaleVoiceTrigger.node';
+import { WholesaleVoiceTrigger } from '../../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/WholesaleVoiceTrigger.node';
 import type { Sandbox } from '../../../sandbox';
 import { answerAsN8n, contexts, runNode } from '../../harness/n8n';
 

@@ -1,17 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { parseBody, parseForm, parseParsedBody } from '../../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/trigger/deliveryBody';
 import {
-	ALL_EVENTS,
-	SMS_STATUSES,
-	categoryOf,
 	deliveryEvents,
 	documentEvents,
 	londonOffsetMinutes,
 	normaliseTime,
-	parseBody,
-	parseForm,
-	parseParsedBody,
-} from '../../../nodes/WholesaleVoice/trigger/events';
+} from '../../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/trigger/deliveryItems';
+import { ALL_EVENTS, SMS_STATUSES, categoryOf } from '../../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/trigger/events';
 import { formEncode, phpJson } from '../../../sandbox/wholesale/php';
 import { realDelivery } from './triggerKit';
 
@@ -174,14 +170,15 @@ describe('times', () => {
 		expect(londonOffsetMinutes(Date.UTC(2026, 0, 1))).toBe(0);
 	});
 
-	test('the UK offset by rule agrees with the time zone database, 2000 to 2037, around every change', () => {
+	// From 1990: until 1995 UK clocks went back on the day after the fourth Saturday of October, not the last Sunday.
+	test('the UK offset agrees with the time zone database, 1990 to 2037, around every change', () => {
 		const format = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hourCycle: 'h23', hour: '2-digit', minute: '2-digit' });
 		const byDatabase = (ms: number) => {
 			const [h, m] = format.format(new Date(ms)).split(':').map(Number);
 			const utc = new Date(ms);
 			return (((h * 60 + m - (utc.getUTCHours() * 60 + utc.getUTCMinutes())) % 1440) + 1440) % 1440;
 		};
-		for (let year = 2000; year <= 2037; year++) {
+		for (let year = 1990; year <= 2037; year++) {
 			for (const month of [2, 9]) {
 				for (let day = 20; day <= 31; day++) {
 					for (const minutes of [59, 60, 61]) {

@@ -1,5 +1,5 @@
-import { Trigger, resetTriggers } from '../../../nodes/shared/triggers/lifecycle';
-import { RecentIds, forgetUnlessAcknowledged } from '../../../nodes/shared/triggers/recentIds';
+import { Trigger, resetTriggers } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/triggers/lifecycle';
+import { RecentIds, forgetUnlessAcknowledged } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/triggers/recentIds';
 import { fakeClockForFile } from '../../harness/clock';
 
 const time = fakeClockForFile();

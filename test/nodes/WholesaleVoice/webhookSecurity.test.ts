@@ -10,7 +10,7 @@ import {
 	parseNetworks,
 	sameSecret,
 	settingsProblems,
-} from '../../../nodes/WholesaleVoice/trigger/security';
+} from '../../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/trigger/security';
 
 describe('source networks', () => {
 	test("the spec's five /31 networks: both addresses of each are in, their neighbours are not", () => {

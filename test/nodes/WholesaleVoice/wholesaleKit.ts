@@ -1,6 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { WholesaleVoice, wholesaleVoiceResources } from '../../../nodes/WholesaleVoice/WholesaleVoice.node';
+import { WholesaleVoice, wholesaleVoiceResources } from '../../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/WholesaleVoice.node';
 import type { Sandbox } from '../../../sandbox';
 import { binaryBuffer, runNode } from '../../harness/n8n';
 

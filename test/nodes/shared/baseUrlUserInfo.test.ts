@@ -7,11 +7,11 @@
 import { CredentialTestContext } from 'n8n-core';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { hostedPbxApi, platformApi, wholesaleVoiceApi } from '../../../nodes/shared/apis';
-import type { ApiDefinition } from '../../../nodes/shared/transport/client';
-import { createClient } from '../../../nodes/shared/transport/client';
-import { credentialTestOf } from '../../../nodes/shared/transport/credentialTest';
-import { baseUrlProblem } from '../../../nodes/shared/transport/urls';
+import { hostedPbxApi, platformApi, wholesaleVoiceApi } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/apis';
+import type { ApiDefinition } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/transport/client';
+import { createClient } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/transport/client';
+import { credentialTestOf } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/transport/credentialTest';
+import { baseUrlProblem } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/transport/urls';
 import { AllCredentialsNode, contexts } from '../../harness/n8n';
 import type { TestServer } from '../../harness/testServer';
 import { json, scriptedServerForFile } from '../../harness/testServer';

@@ -4,8 +4,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { HostedPbx } from '../../../nodes/HostedPbx/HostedPbx.node';
-import { WholesaleVoice } from '../../../nodes/WholesaleVoice/WholesaleVoice.node';
+import { HostedPbx } from '../../../packages/n8n-nodes-telephony-platform/nodes/HostedPbx/HostedPbx.node';
+import { WholesaleVoice } from '../../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/WholesaleVoice.node';
 import { runNode } from '../../harness/n8n';
 import type { TestServer } from '../../harness/testServer';
 import { json, startTestServer } from '../../harness/testServer';

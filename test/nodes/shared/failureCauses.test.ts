@@ -4,11 +4,11 @@
  */
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { HostedPbx } from '../../../nodes/HostedPbx/HostedPbx.node';
-import { hostedPbxApi, wholesaleVoiceApi } from '../../../nodes/shared/apis';
-import type { ApiDefinition } from '../../../nodes/shared/transport/client';
-import { createClient } from '../../../nodes/shared/transport/client';
-import { failureOfStatus } from '../../../nodes/shared/transport/failures';
+import { HostedPbx } from '../../../packages/n8n-nodes-telephony-platform/nodes/HostedPbx/HostedPbx.node';
+import { hostedPbxApi, wholesaleVoiceApi } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/apis';
+import type { ApiDefinition } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/transport/client';
+import { createClient } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/transport/client';
+import { failureOfStatus } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/transport/failures';
 import { AllCredentialsNode, contexts, runNode } from '../../harness/n8n';
 import type { TestServer } from '../../harness/testServer';
 import { json, scriptedServerForFile } from '../../harness/testServer';

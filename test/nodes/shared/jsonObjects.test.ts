@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { JsonObjectSplitter } from '../../../nodes/shared/streams/jsonObjects';
+import { JsonObjectSplitter } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/streams/jsonObjects';
 
 /**
  * Properties of the PBX stream splitter over generated streams: any objects, any framing, any

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { FIRST_RETRY_MS, LATER_RETRY_MS, Trigger, resetTriggers } from '../../../nodes/shared/triggers/lifecycle';
-import { credentialFingerprint } from '../../../nodes/shared/transport/rateBudget';
+import { FIRST_RETRY_MS, LATER_RETRY_MS, Trigger, resetTriggers } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/triggers/lifecycle';
+import { credentialFingerprint } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/transport/rateBudget';
 import { fakeClockForFile } from '../../harness/clock';
 
 const time = fakeClockForFile();

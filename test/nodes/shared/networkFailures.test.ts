@@ -9,11 +9,11 @@ import type { AddressInfo } from 'node:net';
 
 import type { INode, INodeParameters, INodeType } from 'n8n-workflow';
 
-import { HostedPbx } from '../../../nodes/HostedPbx/HostedPbx.node';
-import { VoiceAgent } from '../../../nodes/VoiceAgent/VoiceAgent.node';
-import { WholesaleVoice } from '../../../nodes/WholesaleVoice/WholesaleVoice.node';
-import { networkError } from '../../../nodes/shared/transport/failures';
-import { secretForms } from '../../../nodes/shared/redaction';
+import { HostedPbx } from '../../../packages/n8n-nodes-telephony-platform/nodes/HostedPbx/HostedPbx.node';
+import { VoiceAgent } from '../../../packages/n8n-nodes-telephony-platform/nodes/VoiceAgent/VoiceAgent.node';
+import { WholesaleVoice } from '../../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/WholesaleVoice.node';
+import { networkError } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/transport/failures';
+import { secretForms } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/redaction';
 import { runNode } from '../../harness/n8n';
 import type { TlsFault } from '../../harness/tlsServers';
 import { closedPort, startTlsServer, trustTestAuthority } from '../../harness/tlsServers';

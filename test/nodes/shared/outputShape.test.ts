@@ -1,13 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { conversationIntelligenceResources } from '../../../nodes/ConversationIntelligence/ConversationIntelligence.node';
-import { hostedPbxResources } from '../../../nodes/HostedPbx/HostedPbx.node';
-import { VoiceAgent, voiceAgentResources } from '../../../nodes/VoiceAgent/VoiceAgent.node';
-import { wholesaleVoiceResources } from '../../../nodes/WholesaleVoice/WholesaleVoice.node';
-import { describeResources, operationFields } from '../../../nodes/shared/describe';
-import type { OperationSpec, OutputShape, ResourceSpec } from '../../../nodes/shared/operation';
-import { FileOutput } from '../../../nodes/shared/operation';
-import { OUTPUT, SELECTED_FIELDS, flat, plain, shapeFields, shapeItems, shapeOf, utcTime } from '../../../nodes/shared/outputShape';
+import { conversationIntelligenceResources } from '../../../packages/n8n-nodes-telephony-platform/nodes/ConversationIntelligence/ConversationIntelligence.node';
+import { hostedPbxResources } from '../../../packages/n8n-nodes-telephony-platform/nodes/HostedPbx/HostedPbx.node';
+import { VoiceAgent, voiceAgentResources } from '../../../packages/n8n-nodes-telephony-platform/nodes/VoiceAgent/VoiceAgent.node';
+import { wholesaleVoiceResources } from '../../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/WholesaleVoice.node';
+import { describeResources, operationFields } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/describe';
+import type { OperationSpec, OutputShape, ResourceSpec } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/operation';
+import { FileOutput } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/operation';
+import { OUTPUT, SELECTED_FIELDS, flat, plain, shapeFields, shapeItems, shapeOf, utcTime, withKnown } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/outputShape';
 
 const shape: OutputShape = { fields: ['type', 'name', 'uri'], simplify: (r) => plain({ name: r.name, label: r.label }) };
 const record = { id: '7', type: 'thing', uri: 'https://x/things/7', name: 'Seven', label: '' };
@@ -48,7 +48,6 @@ describe('every operation that reads records has a shape', () => {
 		'Wholesale Voice number.get': 'a routing document, nested by design: read and written as it is',
 		'Wholesale Voice number.getSmsEndpoint': 'mode and endpoint: Simplified would be Raw',
 		'Wholesale Voice number.getTrunk': 'one field',
-		'Wholesale Voice notification.getAll': 'the contract does not show the fields',
 		'Wholesale Voice notification.getAvailableTypes': 'type names, not records',
 		'Wholesale Voice notification.getHistory': 'each a `data` object of the original notification\'s variables, which vary',
 		'Wholesale Voice notification.getRecipients': 'type, method, destination, hash: Simplified would be Raw',
@@ -93,7 +92,7 @@ describe('every operation that reads records has a shape', () => {
 		expect(Object.keys(UNSHAPED).filter((name) => !names.includes(name))).toEqual([]);
 		const wholesale = readers.filter(([name, op]) => op.shape && name.startsWith('Wholesale Voice')).map(([name]) => name.slice('Wholesale Voice '.length));
 		expect(wholesale).toEqual([
-			'invoice.getAll', 'port.get', 'port.getAll', 'rate.getDestinationRate', 'rate.getTariffs', 'trunk.get', 'trunk.getAll',
+			'invoice.getAll', 'notification.getAll', 'port.get', 'port.getAll', 'rate.getDestinationRate', 'rate.getTariffs', 'trunk.get', 'trunk.getAll',
 			'uk999.get', 'e911.get', 'voice.getCallsInProgress', 'voice.getCdrs', 'voice.getCdr', 'voice.getLimits',
 		]);
 		const upgrade = conversationIntelligenceResources.flatMap((r) => r.operations).find((op) => op.value === 'upgradeOperators');
@@ -149,6 +148,17 @@ describe('shapeItems', () => {
 		expect(shapeItems(byFunction, {}, [{ url: '/rates/csv/gold', quality: 'high' }])).toEqual([{ id: 'gold', quality: 'high' }]);
 		// The record's own id wins; a blank one is no id.
 		expect(shapeItems(byField, {}, [{ ...invoice, id: 'own' }, { ...invoice, InvoiceNumber: '' }])).toEqual([{ id: 'own', total: '361.82' }, { total: '361.82' }]);
+	});
+
+	test('what the node knows besides the answer (withKnown) is read by Simplified and Selected Fields, never shown in Raw', () => {
+		const detail = { mbn: '01632960100', status: 'complete' };
+		const byRef = shapeOf(['mbn', 'status'], ['status', 'currency'], 'ref');
+		const items = [withKnown({ ...detail }, { ref: '40001', currency: 'GBP', status: 'not the answer' })];
+		expect(shapeItems(byRef, { output: 'raw' }, items)).toEqual([detail]);
+		expect(JSON.stringify(items)).toBe(JSON.stringify([detail]));
+		// The answer's own fields win over what the node knows.
+		expect(shapeItems(byRef, {}, items)).toEqual([{ id: '40001', status: 'complete', currency: 'GBP' }]);
+		expect(shapeItems(byRef, { output: 'fields', fields: ['mbn'] }, items)).toEqual([{ id: '40001', mbn: '01632960100' }]);
 	});
 
 	test('an answer Simplified finds nothing in (no id, no field) is shown as it came, not as an empty item', () => {

@@ -1,14 +1,14 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { ApiClient, ApiRequest } from '../../../nodes/shared/operation';
+import type { ApiClient, ApiRequest } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/operation';
 import {
 	MAX_RETURN_ALL_RECORDS,
 	OFFSET_PAGE_SIZE,
 	PBX_MAX_PAGE_SIZE,
 	collectList,
 	recordsOf,
-} from '../../../nodes/shared/pagination';
+} from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/pagination';
 import { scripted } from '../../harness/scriptedClient';
 
 /** Requests needed for N records at the given page size. */

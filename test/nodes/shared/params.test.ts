@@ -1,4 +1,4 @@
-import { idFromUri, pairsToObject, withArticle } from '../../../nodes/shared/params';
+import { idFromUri, pairsToObject, withArticle } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/params';
 
 describe('idFromUri', () => {
 	test.each([

@@ -1,5 +1,5 @@
-import type { Attempt } from '../../../nodes/shared/streams/reconnectingStream';
-import { LONGEST_RATE_LIMIT_PAUSE_MS, MIN_RATE_LIMIT_PAUSE_MS, ReconnectingStream } from '../../../nodes/shared/streams/reconnectingStream';
+import type { Attempt } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/streams/reconnectingStream';
+import { LONGEST_RATE_LIMIT_PAUSE_MS, MIN_RATE_LIMIT_PAUSE_MS, ReconnectingStream } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/streams/reconnectingStream';
 import { fakeClockForFile } from '../../harness/clock';
 
 const time = fakeClockForFile();

@@ -1,4 +1,4 @@
-import { smsParts } from '../../../nodes/shared/smsParts';
+import { smsParts } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/smsParts';
 
 describe('SMS parts, estimated', () => {
 	test.each([

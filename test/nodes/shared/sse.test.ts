@@ -17,8 +17,8 @@ import { EventSource } from 'eventsource';
 import { createParser } from 'eventsource-parser';
 import fc from 'fast-check';
 
-import type { SseEvent } from '../../../nodes/shared/streams/sse';
-import { SseParser } from '../../../nodes/shared/streams/sse';
+import type { SseEvent } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/streams/sse';
+import { SseParser } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/streams/sse';
 
 const TYPES = ['message', 'operator_result', 'session_ended', 'update'];
 

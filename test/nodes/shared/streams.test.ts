@@ -1,5 +1,5 @@
-import { DEFAULT_BACKOFF, backoffDelay } from '../../../nodes/shared/streams/backoff';
-import { JsonObjectSplitter } from '../../../nodes/shared/streams/jsonObjects';
+import { DEFAULT_BACKOFF, backoffDelay } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/streams/backoff';
+import { JsonObjectSplitter } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/streams/jsonObjects';
 
 function split(chunks: Uint8Array[], maxObjectBytes?: number) {
 	const objects: unknown[] = [];

@@ -1,4 +1,4 @@
-import { MAX_TIMER_MS, Watchdog, deadline, useClock, wait } from '../../../nodes/shared/timers';
+import { MAX_TIMER_MS, Watchdog, deadline, useClock, wait } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/timers';
 import { fakeClockForFile } from '../../harness/clock';
 
 const time = fakeClockForFile();

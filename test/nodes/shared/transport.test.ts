@@ -1,10 +1,10 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { hostedPbxApi, platformApi, wholesaleVoiceApi } from '../../../nodes/shared/apis';
-import type { ApiDefinition } from '../../../nodes/shared/transport/client';
-import { createClient } from '../../../nodes/shared/transport/client';
-import { rateLimitWaitMs } from '../../../nodes/shared/transport/failures';
-import { rebase } from '../../../nodes/shared/transport/urls';
+import { hostedPbxApi, platformApi, wholesaleVoiceApi } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/apis';
+import type { ApiDefinition } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/transport/client';
+import { createClient } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/transport/client';
+import { rateLimitWaitMs } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/transport/failures';
+import { rebase } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/transport/urls';
 import { AllCredentialsNode, contexts } from '../../harness/n8n';
 import type { TestServer } from '../../harness/testServer';
 import { json, scriptedServerForFile } from '../../harness/testServer';

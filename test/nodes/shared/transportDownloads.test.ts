@@ -6,10 +6,10 @@
  */
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { hostedPbxApi, wholesaleVoiceApi } from '../../../nodes/shared/apis';
-import type { ApiDefinition } from '../../../nodes/shared/transport/client';
-import { createClient } from '../../../nodes/shared/transport/client';
-import { WholesaleVoice } from '../../../nodes/WholesaleVoice/WholesaleVoice.node';
+import { hostedPbxApi, wholesaleVoiceApi } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/apis';
+import type { ApiDefinition } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/transport/client';
+import { createClient } from '../../../packages/n8n-nodes-telephony-platform/nodes/shared/transport/client';
+import { WholesaleVoice } from '../../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/WholesaleVoice.node';
 import { AllCredentialsNode, contexts, runNode } from '../../harness/n8n';
 import type { ReceivedRequest, TestServer } from '../../harness/testServer';
 import { json, startTestServer } from '../../harness/testServer';

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { REPO_ROOT } from '../../e2e/harness';
+import { PACKAGE_DIR } from '../../e2e/harness';
 
 /** A parameter of a node or credential description (the parts the tests read). */
 export interface Property {
@@ -63,11 +63,11 @@ interface PackageJson {
 	n8n: { credentials?: string[]; nodes?: string[] };
 }
 
-export const PACKAGE = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as PackageJson;
+export const PACKAGE = JSON.parse(fs.readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8')) as PackageJson;
 
 /** Instantiates the class a built file exports under its own name (n8n's rule: `X.node.js` exports `X`). */
 function instantiate(file: string): any {
-	const full = path.join(REPO_ROOT, file);
+	const full = path.join(PACKAGE_DIR, file);
 	if (!fs.existsSync(full)) throw new Error(`${file} is listed in package.json but not built: run \`npm run build\``);
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const mod = require(full) as Record<string, unknown>;
@@ -87,7 +87,7 @@ export function nodeInfo(file: string): NodeInfo {
 	const node = typeof loaded.getNodeType === 'function' ? loaded.getNodeType() : loaded;
 	const d = node.description;
 	const props = d.properties as Property[];
-	const codexFile = path.join(REPO_ROOT, file.replace(/\.js$/, '.json'));
+	const codexFile = path.join(PACKAGE_DIR, file.replace(/\.js$/, '.json'));
 	const codex = fs.existsSync(codexFile) ? (JSON.parse(fs.readFileSync(codexFile, 'utf8')) as { alias?: string[]; categories?: string[] }) : {};
 	const resourceProp = props.find((p) => p.name === 'resource' && p.type === 'options');
 	const resources = (resourceProp?.options ?? []).map((r) => {

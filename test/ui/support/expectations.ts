@@ -10,7 +10,7 @@ import type { NodeInfo } from './catalog';
 
 /** Words a user would type to find each node (besides its display name). */
 const SEARCH_WORDS: Record<string, string[]> = {
-	hostedPbx: ['SMS', 'text message', 'missed call', 'recording', 'call recording', 'phone book', 'caller ID'],
+	hostedPbx: ['SMS', 'send sms', 'text message', 'missed call', 'recording', 'call recording', 'phone book', 'caller ID'],
 	hostedPbxTrigger: ['missed call', 'incoming call', 'SMS', 'text message', 'recording', 'call recording', 'credit low'],
 	voiceAgent: ['voice agent', 'AI receptionist', 'transcript'],
 	voiceAgentTrigger: ['voice agent', 'transcript', 'call summary'],
@@ -38,7 +38,7 @@ const SAMPLES: Record<string, Record<string, string>> = {
 		endpointId: '201',
 	},
 	voiceAgent: {
-		url: 'http://127.0.0.1:9/ui-test',
+		url: 'https://hooks.example.com/ui-test',
 		webhookId: 'wh_000000000000000000000000',
 	},
 	conversationIntelligence: {
@@ -58,7 +58,7 @@ const SAMPLES: Record<string, Record<string, string>> = {
 		trunk: '123456-office',
 		'trunk.create.trunk': 'ui-test',
 		destination: 'ops@example.com',
-		endpoint: 'http://127.0.0.1:9/sms',
+		endpoint: 'https://hooks.example.com/sms',
 		// The sandbox numbers account 123456's invoices from 700056 up.
 		invoiceNumber: '700056',
 		hash: '0',

@@ -13,7 +13,7 @@ import {
 	validateTrunkRateLimit,
 	validateTrunkType,
 	validateTrunkUpdate,
-} from '../../../../nodes/WholesaleVoice/validation/account';
+} from '../../../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/validation/account';
 
 import { invalid, saying, valid, type RuleCase } from './cases';
 
@@ -76,6 +76,8 @@ export const accountCases: RuleCase[] = [
 	invalid('trunk.name.form', 'a name without the account', trunkName('office'), 'trunk'),
 	saying(/123456-/, invalid('trunk.name.form', "another account's trunk", trunkName('654321-office', '123456'), 'trunk')),
 	invalid('trunk.name.form', 'the account and nothing after it', trunkName('123456-', '123456'), 'trunk'),
+	saying(/invisible marks/, invalid('trunk.name.form', 'a right-to-left mark in the name (in a routing JSON as well)', trunkName('123456-office\u200F', '123456'), 'trunk')),
+	invalid('trunk.name.form', 'a zero-width space, the account not known', trunkName('123456-of\u200Bfice'), 'trunk'),
 	invalid('trunk.name.form', 'a name with a space', trunkName('123456-head office', '123456'), 'trunk'),
 	invalid('trunk.name.form', 'a name of dots', trunkName('123456-..', '123456'), 'trunk'),
 	invalid('trunk.name.form', 'a name with a query', trunkName('123456-a?b', '123456'), 'trunk'),

@@ -1,4 +1,4 @@
-import { validateReportDate } from '../../../../nodes/WholesaleVoice/validation/account';
+import { validateReportDate } from '../../../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/validation/account';
 
 import { accountCases } from './account.cases';
 import { runCases } from './cases';

@@ -5,8 +5,8 @@
  * test file and the catalogue coverage check (`catalogue.test.ts`) can import them: jest gives
  * each test file its own module registry, so a registry filled at run time would not be shared.
  */
-import type { ValidationIssue } from '../../../../nodes/shared/operation';
-import { ruleText, type RuleId } from '../../../../nodes/WholesaleVoice/validation/rules';
+import type { ValidationIssue } from '../../../../packages/n8n-nodes-telephony-platform/nodes/shared/operation';
+import { ruleText, type RuleId } from '../../../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/validation/rules';
 
 export interface ExpectedIssue {
 	field: string;

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { RULES, RULE_SUBJECTS, type RuleId } from '../../../../nodes/WholesaleVoice/validation/rules';
+import { RULES, RULE_SUBJECTS, type RuleId } from '../../../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/validation/rules';
 import { printFigure } from '../../../harness/figures';
 
 import { accountCases } from './account.cases';

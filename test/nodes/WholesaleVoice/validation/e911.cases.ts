@@ -1,5 +1,5 @@
-import { validateE911Address, validateUsNumber } from '../../../../nodes/WholesaleVoice/validation/e911';
-import { E911_MAX_LENGTHS } from '../../../../nodes/WholesaleVoice/validation/rules';
+import { validateE911Address, validateUsNumber } from '../../../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/validation/e911';
+import { E911_MAX_LENGTHS } from '../../../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/validation/rules';
 
 import { invalid, saying, valid, type RuleCase } from './cases';
 

@@ -1,4 +1,4 @@
-import { normaliseE911Address } from '../../../../nodes/WholesaleVoice/validation/e911';
+import { normaliseE911Address } from '../../../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/validation/e911';
 
 import { runCases } from './cases';
 import { e911Cases, whiteHouse } from './e911.cases';

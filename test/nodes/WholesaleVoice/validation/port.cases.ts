@@ -1,5 +1,5 @@
-import { validatePortSubmission } from '../../../../nodes/WholesaleVoice/validation/port';
-import { PORT_CUSTOMER_MAX_LENGTHS } from '../../../../nodes/WholesaleVoice/validation/rules';
+import { validatePortSubmission } from '../../../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/validation/port';
+import { PORT_CUSTOMER_MAX_LENGTHS } from '../../../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/validation/rules';
 
 import { invalid, saying, valid, type RuleCase } from './cases';
 

@@ -1,4 +1,4 @@
-import { validatePortSubmission } from '../../../../nodes/WholesaleVoice/validation/port';
+import { validatePortSubmission } from '../../../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/validation/port';
 
 import { runCases } from './cases';
 import { NOW, portCases, submission } from './port.cases';

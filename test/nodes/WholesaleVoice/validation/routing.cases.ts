@@ -1,7 +1,7 @@
 import {
 	validateNumberConfiguration,
 	type NumberConfigurationOptions,
-} from '../../../../nodes/WholesaleVoice/validation/routing';
+} from '../../../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/validation/routing';
 
 import { invalid, saying, valid, type RuleCase } from './cases';
 
@@ -337,4 +337,13 @@ export const routingCases: RuleCase[] = [
 	invalid('routing.fax.endpoint', 'a URL for mail', block(fax({ method: 'mail', endpoint: 'https://fax.example.com/in' })), first('endpoint')),
 	invalid('routing.fax.endpoint', 'an e-mail address for http', block(fax({ method: 'http', endpoint: 'faxes@example.com' })), first('endpoint')),
 	invalid('routing.fax.endpoint', 'neither, with no method', block({ type: 'fax', endpoint: 'the office printer' }), first('endpoint')),
+	{
+		...invalid('routing.fax.endpoint', 'a cloud metadata address for http', block(fax({ method: 'http', endpoint: 'http://169.254.169.254/latest' })), first('endpoint')),
+		problem: /points at a cloud metadata address/,
+	},
+	{ ...invalid('routing.fax.endpoint', 'a loopback address for http', block(fax({ method: 'http', endpoint: 'http://127.0.0.1:8080/fax' })), first('endpoint')), problem: /points at a loopback address/ },
+	{
+		...invalid('routing.fax.endpoint', 'a user name before the host, with no method', block({ type: 'fax', endpoint: 'https://fax.example.com@169.254.169.254/' }), first('endpoint')),
+		problem: /has a user name or password before the host/,
+	},
 ];

@@ -1,4 +1,4 @@
-import { validateNumberConfiguration } from '../../../../nodes/WholesaleVoice/validation/routing';
+import { validateNumberConfiguration } from '../../../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/validation/routing';
 
 import { runCases } from './cases';
 import { routingCases } from './routing.cases';

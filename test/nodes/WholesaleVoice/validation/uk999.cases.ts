@@ -1,5 +1,5 @@
-import { UK999_MAX_LENGTHS } from '../../../../nodes/WholesaleVoice/validation/rules';
-import { validateUk999, type EndUserKind } from '../../../../nodes/WholesaleVoice/validation/uk999';
+import { UK999_MAX_LENGTHS } from '../../../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/validation/rules';
+import { validateUk999, type EndUserKind } from '../../../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/validation/uk999';
 
 import { invalid, saying, valid, type RuleCase } from './cases';
 
