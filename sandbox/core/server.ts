@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
+import { DriftTable } from './drift';
 import type { FaultSpec } from './faults';
 import { FaultQueue } from './faults';
 import type { Handler, SandboxRequest } from './http';
@@ -12,6 +13,8 @@ import { RequestLog } from './log';
 export interface SandboxContext {
 	log: RequestLog;
 	faults: FaultQueue;
+	/** Answers changed as a platform that changed would send them (see `drift.ts`). */
+	drifts: DriftTable;
 	baseUrl(): string;
 }
 
@@ -88,7 +91,7 @@ export async function startSandboxServer(
 	options: { port?: number; host?: string } = {},
 ): Promise<RunningSandbox> {
 	let url = '';
-	const context: SandboxContext = { log: new RequestLog(), faults: new FaultQueue(), baseUrl: () => url };
+	const context: SandboxContext = { log: new RequestLog(), faults: new FaultQueue(), drifts: new DriftTable(), baseUrl: () => url };
 	const modules = factories.map((factory) => factory(context));
 	const byName = Object.fromEntries(modules.map((m) => [m.name, m]));
 	const sockets = new Set<Socket>();
@@ -102,6 +105,7 @@ export async function startSandboxServer(
 	const reset = () => {
 		context.log.clear();
 		context.faults.clear();
+		context.drifts.clear();
 		for (const m of modules) m.reset();
 	};
 
@@ -140,6 +144,13 @@ export async function startSandboxServer(
 		.add('DELETE', '/faults', (_req, res) => {
 			const removed = context.faults.list().length;
 			context.faults.clear();
+			send(res, 200, { removed });
+		})
+		.add('POST', '/drift', (req, res) => send(res, 200, { drift: context.drifts.add(jsonBody(req)) }))
+		.add('GET', '/drift', (_req, res) => send(res, 200, { drifts: context.drifts.list() }))
+		.add('DELETE', '/drift', (_req, res) => {
+			const removed = context.drifts.list().length;
+			context.drifts.clear();
 			send(res, 200, { removed });
 		})
 		.add('DELETE', '/faults/:id', (req, res) => {
@@ -182,6 +193,9 @@ export async function startSandboxServer(
 				context.faults.play(fault, res, send);
 				return;
 			}
+			const drift = context.drifts.take(module.name, req.method, req.fullPath);
+			if (drift?.status !== undefined) throw new HttpError(drift.status, { message: `No resource at ${req.fullPath} (sandbox drift #${drift.id})` });
+			if (drift) context.drifts.apply(drift, res);
 			await module.handle(req, res);
 		} catch (error) {
 			if (error instanceof HttpError) {
