@@ -11,7 +11,7 @@
  */
 import { startSandbox, type Sandbox } from '../../sandbox/index';
 import { CDR_RECIPE_ID as RECIPE, CDR_TABLE as TABLE, cdrDatabaseCredential, cdrRecipe, createCdrTableSql } from './cdrRecipe';
-import { N8nInstance, httpRequest, memoryOf, nodeResult, runError, type N8nRun } from './harness';
+import { N8nInstance, memoryOf, nodeResult, runError, type N8nRun } from './harness';
 import { PostgresServer } from './queue/cluster';
 import { SandboxAdmin, wholesaleCredentials } from './sandboxAdmin';
 
@@ -77,7 +77,8 @@ describe(`the hourly CDR pull into PostgreSQL (target ${process.env.TELEPHONY_N8
 		const sampler = setInterval(() => (peakRssBytes = Math.max(peakRssBytes, rss(pid))), 100);
 		const started = Date.now();
 		try {
-			const answer = await httpRequest(n8n.webhookUrl(HOOK[workflowId]), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+			// n8n 2.x registers a published workflow's webhooks a moment after it starts answering.
+			const answer = await n8n.waitForWebhook(HOOK[workflowId], { method: 'POST', body: {} });
 			expect(answer.status).toBe(200);
 			const [run] = await n8n.waitForExecutions(workflowId, 1, { since, timeoutMs: 15 * 60_000 });
 			const error = runError(run);
