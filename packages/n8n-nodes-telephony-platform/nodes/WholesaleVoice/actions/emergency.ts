@@ -16,7 +16,12 @@ import {
 	unwrap,
 	wholesaleItems,
 } from '../fields';
-import { normaliseE911Address, validateE911Address, validateUsNumber } from '../validation/e911';
+import {
+	E911_ADDRESS_FIELDS,
+	normaliseE911Address,
+	validateE911Address,
+	validateUsNumber,
+} from '../validation/e911';
 import { validateUk999 } from '../validation/uk999';
 import { E911_MAX_LENGTHS, UK999_MAX_LENGTHS } from '../validation/rules';
 
@@ -230,16 +235,7 @@ const e911Fields = (withName: boolean): INodeProperties[] => [
 ];
 
 function e911Address(params: Params, withName: boolean): IDataObject {
-	const keys = [
-		'streetNum',
-		'streetInfo',
-		'location',
-		'city',
-		'state',
-		'postalCode',
-		'postalCodePlusFour',
-		...(withName ? ['name'] : []),
-	];
+	const keys = [...E911_ADDRESS_FIELDS, ...(withName ? ['name'] : [])];
 	return normaliseE911Address(
 		Object.fromEntries(keys.map((key) => [key, params[key]])),
 	) as IDataObject;

@@ -291,20 +291,7 @@ function eventTimeOf(
 function perCall(summary: IDataObject): IDataObject[] {
 	const calls = Array.isArray(summary.calls) ? (summary.calls as IDataObject[]) : [];
 	const shared: IDataObject = {};
-	for (const key of [
-		'app',
-		'id',
-		'timestamp',
-		'eventTime',
-		'eventTimeSource',
-		'receivedAt',
-		'account',
-		'datetime',
-		'datetimeUtc',
-		'currency',
-		'query',
-		'dataIndex',
-	]) {
+	for (const key of [...WRAPPER_FIELDS, 'account', 'datetime', 'datetimeUtc', 'currency']) {
 		if (summary[key] !== undefined) shared[key] = summary[key];
 	}
 	return calls.map((call, callIndex) =>

@@ -15,8 +15,8 @@ export interface E911AddressOptions {
 	requireName: boolean;
 }
 
-const E911_FIELDS: readonly string[] = [
-	'name',
+/** The address fields the e911 calls send, in their order; `name` goes with some of them. */
+export const E911_ADDRESS_FIELDS: readonly string[] = [
 	'streetNum',
 	'streetInfo',
 	'location',
@@ -25,6 +25,7 @@ const E911_FIELDS: readonly string[] = [
 	'postalCode',
 	'postalCodePlusFour',
 ];
+const E911_FIELDS: readonly string[] = ['name', ...E911_ADDRESS_FIELDS];
 const OPTIONAL_FIELDS: readonly string[] = ['location', 'postalCodePlusFour'];
 const MANDATORY_WITHOUT_NAME = ['streetNum', 'streetInfo', 'city', 'state', 'postalCode'];
 
