@@ -278,6 +278,21 @@ describe('missed live events read back from the history', () => {
 		]);
 	});
 
+	test('n8n activating a just-published node again before anything came on the stream (n8n 2.x publishes twice): a call between the two activations is read back once', async () => {
+		const first = node({ events: ['incomingcall'] }, { workflowId: 'published-twice' });
+		await first.activate({ activation: 'activate' });
+		await waitFor(() => streamCount() === 1);
+		// The second activation's stream cannot open at first: a call comes while neither listens.
+		sandbox.context.faults.add({ api: 'pbx', pathPrefix: '/api/v1/stream', status: 503, count: 1 });
+		const again = node({ events: ['incomingcall'] }, { workflowId: 'published-twice' });
+		await again.activate({ activation: 'activate' });
+		expect(streamCount()).toBe(0);
+		sandbox.pbx.injectIncomingCall({ from: '+447700900161', callerIdName: 'Between Activations' });
+		await time.clock.advanceUntil(() => again.emitted.length === 1, { maxAdvanceMs: 30_000 });
+		await time.clock.advance(5000);
+		expect([first.emitted, again.emitted.map((e) => [e.callerIdNumber, e.recovered ?? false])]).toEqual([[], [['+447700900161', true]]]);
+	});
+
 	test("after a refusal, n8n's reactivation reads back the calls made while it held, even from a stale copy of the static data (n8n 1.x); what arrived live is not repeated", async () => {
 		const first = node({ events: ['incomingcall'] }, { workflowId: 'refused' });
 		const response = await first.activate();

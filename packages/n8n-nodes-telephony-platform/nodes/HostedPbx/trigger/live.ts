@@ -193,9 +193,12 @@ export async function liveTrigger(
 		{};
 	const save = () => manual || trigger.save(staticData, 'live', state);
 	if (!manual && !resumed) state.listeningSince = clock.now();
-	// From the earlier of the last thing seen and what was read back but not emitted when n8n last saved.
+	// From the earlier of the last thing seen (before the first heartbeat: when listening began) and what was
+	// read back but not emitted when n8n last saved.
 	const restartGapSince =
-		recover && resumed ? earliest([state.lastSeenAt, state.unemittedSince]) : undefined;
+		recover && resumed
+			? earliest([state.lastSeenAt ?? state.listeningSince, state.unemittedSince])
+			: undefined;
 	save();
 	if (!manual) {
 		const gap = restartGapSince === undefined ? 'nothing' : new Date(restartGapSince).toISOString();
@@ -246,7 +249,7 @@ export async function liveTrigger(
 
 /**
  * A restart of n8n, its activation after a refusal, and n8n activating the node again in this process (an
- * update, a retry, twice at once) go on listening: the time since the last event is a gap. A user publishing
+ * update, a retry, twice at once) go on listening: the time since the last thing seen is a gap. A user publishing
  * the workflow starts afresh: nothing older is read back.
  */
 async function goesOnListening(
