@@ -120,17 +120,8 @@ describe(`polled events on n8n's polling (target ${process.env.TELEPHONY_N8N_TAR
 
 	test('live and polled events in one node: the stream opens with the workflow, delivers, and closes with it', async () => {
 		await n8n.activateNow(COMBINED);
-		// The stream this activation keeps: one connection, still the same a second later. n8n 2.40
-		// may start a node's trigger twice in a row (see nodes/shared/streams/activations.ts), the
-		// second replacing the first's stream; recovery is off here, so a call published in between
-		// would reach no trigger (one CI run under load saw no run at all).
-		let open: { id: number; since: number } | undefined;
-		await admin.until('one live stream, open for a second', async () => {
-			const streams = (await admin.get<Array<{ id: number }>>('/pbx/streams')) ?? [];
-			if (streams.length !== 1) return (open = undefined) !== undefined;
-			if (open?.id !== streams[0].id) open = { id: streams[0].id, since: Date.now() };
-			return Date.now() - open.since >= 1000;
-		});
+		// Recovery is off here: a call published while n8n 2.x replaces the first activation's stream would reach no trigger.
+		await admin.untilOneStreamSettled();
 		const { delivered } = await admin.post<{ delivered: number }>('/pbx/calls/incoming', { from: '+447700900801', callerIdName: 'Live Caller', outcome: 'ANSWERED' });
 		expect({ delivered }).toEqual({ delivered: 1 });
 		const [run] = await n8n.waitForExecutions(COMBINED, 1, { timeoutMs: 30_000 });

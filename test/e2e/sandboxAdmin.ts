@@ -101,6 +101,21 @@ export class SandboxAdmin {
 			await new Promise((r) => setTimeout(r, 200));
 		}
 	}
+
+	/**
+	 * Waits until one Hosted PBX live stream is open, opened after `openedAfter` (epoch ms), and has stayed
+	 * the same for `forMs`: n8n 2.x activates a newly published trigger twice, under a second apart, the
+	 * second replacing the first's stream, so an event published in between reaches no stream.
+	 */
+	async untilOneStreamSettled({ forMs = 3000, openedAfter = 0 } = {}): Promise<void> {
+		let open: { id: number; since: number } | undefined;
+		await this.until(`one live stream, the same for ${forMs} ms`, async () => {
+			const streams = (await this.get<Array<{ id: number; openedAt: string }>>('/pbx/streams')) ?? [];
+			if (streams.length !== 1 || Date.parse(streams[0].openedAt) <= openedAfter) return (open = undefined) !== undefined;
+			if (open?.id !== streams[0].id) open = { id: streams[0].id, since: Date.now() };
+			return Date.now() - open.since >= forMs;
+		});
+	}
 }
 
 /** An example workflow from `examples/`, parsed (a fresh copy each call). */

@@ -72,7 +72,8 @@ describe(`the Hosted PBX live stream under faults in a real n8n (target ${proces
 		await n8n.setupOwner();
 		await n8n.activateNow(WORKFLOW);
 		await n8n.activateNow(POLL_WORKFLOW);
-		await admin.until('the live stream to open', async () => (await streamsOpen()) > 0);
+		// Recovery is off in WORKFLOW: its first calls come once n8n 2.x's second activation has its stream.
+		await admin.untilOneStreamSettled();
 	});
 
 	afterAll(async () => {
@@ -167,13 +168,8 @@ describe(`the Hosted PBX live stream under faults in a real n8n (target ${proces
 		const published = Date.now();
 		await n8n.deactivateNow(WORKFLOW);
 		await n8n.activateNow(RECOVERY_WORKFLOW);
-		// n8n 2.x activates a newly published trigger twice, under a second apart: the call comes once the
-		// recovering trigger's stream (opened after publishing) has been the only one for 3 s, so it arrives live.
-		const settled = async () => {
-			const streams = (await admin.get<Array<{ openedAt: string }>>('/pbx/streams')) ?? [];
-			return streams.length === 1 && Date.parse(streams[0].openedAt) > published && Date.now() - Date.parse(streams[0].openedAt) >= 3000;
-		};
-		await admin.until('only the recovering trigger\'s stream to be open, for 3 s', settled, 30_000);
+		// The first call is to arrive live: once the recovering trigger's stream is the only one.
+		await admin.untilOneStreamSettled({ openedAfter: published });
 		await admin.post('/pbx/calls/incoming', { from: '+447700900881', outcome: 'ANSWERED' });
 		await n8n.waitForExecutions(RECOVERY_WORKFLOW, 1);
 		const since = await admin.lastSeq();
