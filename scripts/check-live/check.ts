@@ -8,6 +8,7 @@ import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import type { ApiClient, ApiRequest, ApiResponse } from '../../packages/n8n-nodes-telephony-platform/nodes/shared/operation';
 import { FileOutput } from '../../packages/n8n-nodes-telephony-platform/nodes/shared/operation';
+import { shapeItems } from '../../packages/n8n-nodes-telephony-platform/nodes/shared/outputShape';
 import { redact } from '../../packages/n8n-nodes-telephony-platform/nodes/shared/redaction';
 import type { SecretForms } from '../../packages/n8n-nodes-telephony-platform/nodes/shared/redaction';
 import { isRecord } from '../../packages/n8n-nodes-telephony-platform/nodes/shared/responseShape';
@@ -151,9 +152,9 @@ async function checkRead(session: Session, read: PlannedRead, ids: IDataObject):
 
 /** The id a list's first fitting record gives for a read that takes one. */
 function idFrom(list: PlannedRead, records: IDataObject[], params: IDataObject, pick?: IdSource['pick']): unknown {
-	const shape = list.operation.shape;
 	for (const record of records) {
-		const id = pick ? pick(record, params) : (record.id ?? (typeof shape?.id === 'function' ? shape.id(record) : shape?.id ? record[shape.id] : undefined));
+		// The id the node shows (Simplified), wherever it takes it from.
+		const id = pick ? pick(record, params) : (shapeItems(list.operation.shape, {}, [record])[0] as IDataObject).id;
 		if (id !== undefined && id !== null && id !== '') return id;
 	}
 	return undefined;

@@ -205,7 +205,7 @@ export function plannedReads(api: CheckedApi): PlannedRead[] {
 				const unfilled = fields.filter((field) => field.required && !ids.includes(field.name) && isBlank(paramsOf(operation)[field.name])).map((field) => field.name);
 				const shape = operation.shape;
 				const own = shape ? [...fieldsRead(shape.simplify), ...(typeof shape.id === 'string' ? [shape.id] : typeof shape.id === 'function' ? fieldsRead(shape.id) : [])] : [];
-				// Every PBX record's id is read from its uri (`withId` in nodes/HostedPbx/records.ts).
+				// Every PBX record's id is read from its uri (`withId`, `withIdBeside` in nodes/HostedPbx/records.ts).
 				const pbx = api.key === 'hostedPbx' ? fieldsRead(withId).filter((field) => field !== 'id') : [];
 				const collection = api.key === 'hostedPbx' ? PBX_COLLECTION.exec(request.path)?.[1] : undefined;
 				const reads = [...new Set([...own, ...pbx, ...(collection ? triggerReads(collection) : [])])].sort();

@@ -70,6 +70,7 @@ function chain(id: string, name: string, type: string, credentials: Record<strin
 const PBX_STEPS: Step[] = [
 	['Customer: get', { resource: 'customer', operation: 'get', customerId: ME }],
 	['Customer: get many', { resource: 'customer', operation: 'getAll', returnAll: true }],
+	['Customer: get raw', { resource: 'customer', operation: 'get', customerId: ME, output: 'raw' }],
 	['Credit status', { resource: 'creditStatus', operation: 'get', customerId: ME }],
 	['Credit status: raw', { resource: 'creditStatus', operation: 'get', customerId: ME, output: 'raw' }],
 	['Phone book: create', { resource: 'phoneBook', operation: 'create', customerId: ME, name: 'E2E Contact', phoneNumber: '+447700900321', additionalFields: { speedDial: 42 } }],
@@ -92,6 +93,7 @@ const PBX_STEPS: Step[] = [
 	['Sound: download', { resource: 'sound', operation: 'download', customerId: ME, soundId: rl("={{ $('Sounds: get many').first().json.id }}"), binaryPropertyName: 'data' }],
 	['Phone numbers: get many', { resource: 'phoneNumber', operation: 'getAll', customerId: ME, returnAll: true }],
 	['Phone number: get', { resource: 'phoneNumber', operation: 'get', customerId: ME, phoneNumberId: rl('1') }],
+	['Phone numbers: raw', { resource: 'phoneNumber', operation: 'getAll', customerId: ME, returnAll: true, output: 'raw' }],
 	['Caller IDs: get many', { resource: 'outgoingCallerId', operation: 'getAll', customerId: ME, returnAll: true }],
 	['Caller ID: get', { resource: 'outgoingCallerId', operation: 'get', customerId: ME, callerIdId: rl('2') }],
 	['Bundles: get many', { resource: 'callBundle', operation: 'getAll', customerId: ME, returnAll: true }],
@@ -388,6 +390,20 @@ describe(`every action node under n8n execute (target ${process.env.TELEPHONY_N8
 	});
 
 	/** The records the Wholesale API answers at a path, the `{success, data}` envelope removed. */
+	test('Hosted PBX output: Raw is the answer as it came, no id added (Simplified takes it from the URI)', async () => {
+		const id = 'e2eNodeHostedPbx';
+		const pbxAnswer = async (apiPath: string) => {
+			const res = await httpRequest<any>(`${sandbox.url}/api/v1${apiPath}`, { headers: { authorization: `Basic ${Buffer.from('acme.admin:acme-admin-secret').toString('base64')}` } });
+			expect(res.status).toBe(200);
+			return res.body;
+		};
+		expect(json(id, 'Customer: get raw')).toEqual([await pbxAnswer('/customers/me')]);
+		const numbers = json(id, 'Phone numbers: raw');
+		expect(numbers).toEqual((await pbxAnswer('/customers/me/phonenumbers?pageSize=200&page=1')).items);
+		expect(numbers.filter((number) => 'id' in number)).toEqual([]);
+		expect(json(id, 'Phone numbers: get many').map((number) => number.id)).toEqual(numbers.map((number) => String(number.uri).split('/').pop()));
+	});
+
 	async function wholesaleAnswer(apiPath: string): Promise<any> {
 		const res = await httpRequest<any>(`${sandbox.url}${apiPath}`, { headers: { authorization: `Basic ${Buffer.from('api123456:wv-demo-123456').toString('base64')}` } });
 		expect(res.status).toBe(200);

@@ -1,7 +1,7 @@
 /**
  * The output choice of every Hosted PBX Get and Get Many: Simplified by default (the record's id,
- * plain fields, no URIs or links), Raw (the records as answered, with the id taken from the URI),
- * Selected Fields (the id and the chosen fields). The credit status has no id: its URI ends in a word.
+ * plain fields, no URIs or links), Raw (the records exactly as answered: the id Simplified takes from
+ * the URI is not added), Selected Fields (the id and the chosen fields). The credit status has no id: its URI ends in a word.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
@@ -23,14 +23,14 @@ const PASSWORDS: Record<PbxUserName, string> = {
 	'bright.admin': 'bright-admin-secret',
 };
 
-/** The records of a path as the API answers them, each with the id the node takes from its URI. */
+/** The records of a path as the API answers them. */
 async function answered(path: string, user: PbxUserName = 'acme.admin'): Promise<IDataObject[]> {
 	const response = await fetch(`${sandbox.url}/api/v1${path}`, {
 		headers: { Authorization: `Basic ${Buffer.from(`${user}:${PASSWORDS[user]}`).toString('base64')}`, Accept: 'application/json' },
 	});
 	const body = (await response.json()) as IDataObject;
 	const records = Array.isArray(body.items) ? (body.items as IDataObject[]) : [body];
-	return records.map((record) => ({ id: String(record.uri).split('/').pop(), ...record }));
+	return records;
 }
 
 interface Case {
@@ -209,10 +209,12 @@ describe.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {
 		expect(run.items.map((item) => item.pairedItem)).toEqual(items.map(() => ({ item: 0 })));
 	});
 
-	test('Raw: the records as the API answers them, with the id from the URI', async () => {
+	test('Raw: the records exactly as the API answers them, nothing added', async () => {
 		const run = await runPbx(sandbox, { ...c.parameters, output: 'raw' }, { user: c.user });
 		expect(run.error).toBeUndefined();
-		expect(json(run)).toEqual(await answered(c.path, c.user));
+		const raw = await answered(c.path, c.user);
+		expect(json(run)).toEqual(raw);
+		expect(json(run).map((item) => Object.keys(item))).toEqual(raw.map((record) => Object.keys(record)));
 		expect(json(run).every((item) => typeof item.uri === 'string')).toBe(true);
 	});
 
@@ -220,7 +222,8 @@ describe.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {
 		const run = await runPbx(sandbox, { ...c.parameters, output: 'fields', fields: c.chosen }, { user: c.user });
 		expect(run.error).toBeUndefined();
 		const raw = await answered(c.path, c.user);
-		expect(json(run)).toEqual(raw.map((record) => Object.fromEntries(['id', ...c.chosen].filter((key) => key in record).map((key) => [key, record[key]]))));
+		const simplified = json(await runPbx(sandbox, c.parameters, { user: c.user }));
+		expect(json(run)).toEqual(raw.map((record, at) => ({ id: simplified[at].id, ...Object.fromEntries(c.chosen.filter((key) => key in record).map((key) => [key, record[key]])) })));
 		expect(json(run).every((item) => item.id !== undefined && c.chosen.some((key) => key in item))).toBe(true);
 	});
 });
@@ -230,6 +233,20 @@ test('the type of a sound stays (it says prompt or music); other types are left 
 	expect(prompt).toEqual({ id: '1', name: 'Welcome greeting', type: 'prompt' });
 	const [entry] = json(await runPbx(sandbox, one('phoneBook', 'entryId', '1')));
 	expect(entry).not.toHaveProperty('type');
+});
+
+test('a record that echoes the password: masked, says so beside its data, and Simplified still has its id', async () => {
+	const created = await fetch(`${sandbox.url}/api/v1/customers/me/phonebook`, {
+		method: 'POST',
+		headers: { Authorization: `Basic ${Buffer.from(`acme.admin:${PASSWORDS['acme.admin']}`).toString('base64')}`, 'Content-Type': 'application/json' },
+		body: JSON.stringify({ type: 'phonebookentry', name: `Echo ${PASSWORDS['acme.admin']}`, phoneNumber: '+447700900077' }),
+	});
+	const id = String(((await created.json()) as IDataObject).uri).split('/').pop()!;
+	const get = (output: string) => runPbx(sandbox, { ...one('phoneBook', 'entryId', id), output, fields: ['name'] });
+	expect(json(await get('simple'))).toEqual([{ id, name: 'Echo ***', phoneNumber: '+447700900077', redacted: true }]);
+	expect(json(await get('fields'))).toEqual([{ id, name: 'Echo ***', redacted: true }]);
+	const [raw] = json(await get('raw'));
+	expect([raw.id, raw.name, raw.redacted]).toEqual([undefined, 'Echo ***', true]);
 });
 
 test('Selected Fields with none chosen gives the id alone; a field a record lacks is left out', async () => {
@@ -261,7 +278,7 @@ test('a call history of 50 calls: Simplified is at most a third of Raw (JSON byt
 	const simplified = await history('simple');
 	const raw = await history('raw');
 	expect([simplified.length, raw.length]).toEqual([50, 50]);
-	expect(simplified.map((call) => call.id)).toEqual(raw.map((call) => call.id));
+	expect(simplified.map((call) => call.id)).toEqual(raw.map((call) => String(call.uri).split('/').pop()));
 	const ratio = JSON.stringify(simplified).length / JSON.stringify(raw).length;
 	expect(ratio).toBeLessThanOrEqual(1 / 3);
 });

@@ -64,7 +64,7 @@ test('Hosted PBX Get Many: null and a number among the items become objects { va
 	const run = await getMany('raw');
 	expect(run.error).toBeUndefined();
 	expect(run.items.map((item) => item.json)).toEqual([
-		{ id: '1', uri: 'https://pbx/customers/me/phonebook/1', name: 'A' },
+		{ uri: 'https://pbx/customers/me/phonebook/1', name: 'A' },
 		{ value: null },
 		{ value: 7 },
 	]);

@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { hostedPbxApi } from '../shared/apis';
 import { truncate } from '../shared/errors';
 import type { ApiResponse } from '../shared/operation';
+import { withKnown } from '../shared/outputShape';
 import { idFromUri } from '../shared/params';
 import { UnexpectedAnswer, isRecord } from '../shared/responseShape';
 import { parseJsonText } from '../shared/transport/body';
@@ -20,6 +21,18 @@ export function withId(record: IDataObject): IDataObject {
 		? { id: idFromUri(record.uri), ...record }
 		: record;
 }
+
+/** A read's record as answered, for Raw; the `id` its `uri` names goes beside it, for Simplified and Selected Fields. */
+export function withIdBeside(record: IDataObject): IDataObject {
+	if (!isRecord(record) || record.id !== undefined || typeof record.uri !== 'string') return record;
+	return withKnown(record, { id: idFromUri(record.uri) });
+}
+
+/** How each record of an answer gets its id: `withId` (writes, triggers), `withIdBeside` (reads), or none. */
+export type Identify = (record: IDataObject) => IDataObject;
+
+/** A record that has no id to take (the credit status: its URI ends in a word), as answered. */
+export const asAnswered: Identify = (record) => record;
 
 /**
  * What an answer must be: `record` (one representation), `optional` (a call whose answer the
@@ -39,6 +52,7 @@ export function pbxRecords(
 	response: ApiResponse,
 	operation = 'A Hosted PBX request',
 	expected: PbxAnswer = 'any',
+	identify: Identify = withId,
 ): IDataObject[] {
 	const { body } = response;
 	if (body === undefined || body === '') return [];
@@ -49,12 +63,12 @@ export function pbxRecords(
 	if (Array.isArray(body)) {
 		if (expected === 'optional') return [];
 		if (expected === 'record') throw unexpected('a record');
-		return (body as IDataObject[]).map(withId);
+		return (body as IDataObject[]).map(identify);
 	}
 	if (isRecord(body)) {
 		const record = body as IDataObject;
-		if (Array.isArray(record.items)) return (record.items as IDataObject[]).map(withId);
-		return [withId(record)];
+		if (Array.isArray(record.items)) return (record.items as IDataObject[]).map(identify);
+		return [identify(record)];
 	}
 	if (expected === 'optional') return [];
 	throw unexpected(expected === 'any' ? 'a record or a list' : 'a record');
@@ -102,8 +116,9 @@ export function pbxRecord(response: ApiResponse, operation: string): IDataObject
 }
 
 /** An operation's output: the records of its answer, which must be what `expected` says. */
-export function pbxOutput(operation: string, expected: PbxAnswer) {
-	return (response: ApiResponse): IDataObject[] => pbxRecords(response, operation, expected);
+export function pbxOutput(operation: string, expected: PbxAnswer, identify: Identify = withId) {
+	return (response: ApiResponse): IDataObject[] =>
+		pbxRecords(response, operation, expected, identify);
 }
 
 /** `"Reception" <201>` or `+447700900123` as a name and a number, for mapping the caller into the next node. */

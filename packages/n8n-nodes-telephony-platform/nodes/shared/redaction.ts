@@ -310,12 +310,13 @@ export function markedItems<T>(items: T[]): T[] {
 			typeof item === 'object' &&
 			(item as Record<symbol, unknown>)[MASKED] === true,
 	);
-	return items.map((item, at) => {
-		if (!marked[at]) return item;
-		const data = { ...item, [REDACTED_FIELD]: true };
-		unmark(data);
-		return data as T;
+	// In place, not copied: an item stays the record that Simplified's known fields are kept beside (`withKnown`).
+	items.forEach((item, at) => {
+		if (!marked[at]) return;
+		(item as Record<string, unknown>)[REDACTED_FIELD] = true;
+		unmark(item);
 	});
+	return items;
 }
 
 /** A value without the marks of masking, at any depth: they have served once the item says so. */

@@ -13,7 +13,7 @@ import { FileOutput } from '../../shared/operation';
 import { withArticle } from '../../shared/params';
 import type { CollectionOptions } from '../fields';
 import { customerField, customerPath, idFieldOf, recordPath } from '../fields';
-import { pbxOutput } from '../records';
+import { pbxOutput, withIdBeside } from '../records';
 
 /** The operations most Hosted PBX collections share: Get Many, Get, Download Audio. */
 
@@ -44,7 +44,7 @@ export function getManyOperation(
 			...customerPath(p, `/${options.collection}`),
 			qs: options.query?.(p),
 		}),
-		output: pbxOutput(`Get many ${options.plural}`, 'any'),
+		output: pbxOutput(`Get many ${options.plural}`, 'any', withIdBeside),
 		shape: options.shape,
 	};
 }
@@ -57,7 +57,7 @@ export function getOneOperation(options: ReadCollection): OperationSpec {
 		description: `Get one ${options.singular} by its ID`,
 		fields: [customerField, idFieldOf(options)],
 		request: (p) => ({ method: 'GET', ...recordPath(options, p) }),
-		output: pbxOutput(`Get ${withArticle(options.singular)}`, 'record'),
+		output: pbxOutput(`Get ${withArticle(options.singular)}`, 'record', withIdBeside),
 		shape: options.shape,
 	};
 }

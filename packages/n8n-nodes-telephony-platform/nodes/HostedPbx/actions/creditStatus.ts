@@ -1,23 +1,7 @@
-import type { IDataObject } from 'n8n-workflow';
-
 import type { OutputShape, ResourceSpec } from '../../shared/operation';
 import { plain } from '../../shared/outputShape';
-import { idFromUri } from '../../shared/params';
-import { isRecord } from '../../shared/responseShape';
 import { customerField, customerPath } from '../fields';
-import { pbxRecords } from '../records';
-
-/**
- * The credit status as answered. Other records take their `id` from their URI; here its last segment is the word
- * `creditstatus`, no identifier, so that one is left out.
- */
-function asAnswered(record: IDataObject): IDataObject {
-	if (!isRecord(record) || typeof record.uri !== 'string' || record.id !== idFromUri(record.uri))
-		return record;
-	const answered = { ...record };
-	delete answered.id;
-	return answered;
-}
+import { asAnswered, pbxOutput } from '../records';
 
 /**
  * The credit status as Simplified shows it: prepaid or postpaid, and the balance (GBP). The API's reference shows the
@@ -40,7 +24,7 @@ export const creditStatus: ResourceSpec = {
 			description: 'Get whether the account is prepaid or postpaid and its balance in GBP',
 			fields: [customerField],
 			request: (p) => ({ method: 'GET', ...customerPath(p, '/creditstatus') }),
-			output: (response) => pbxRecords(response, 'Get the credit status', 'record').map(asAnswered),
+			output: pbxOutput('Get the credit status', 'record', asAnswered),
 			shape: creditStatusShape,
 		},
 	],

@@ -1,7 +1,7 @@
 import type { OutputShape, ResourceSpec } from '../../shared/operation';
 import { joined, plain } from '../../shared/outputShape';
 import { customerField, customerPath } from '../fields';
-import { pbxOutput } from '../records';
+import { pbxOutput, withIdBeside } from '../records';
 
 /** A customer as Simplified shows it: company, account type, contact, and the address on one line. */
 export const customerShape: OutputShape = {
@@ -47,7 +47,7 @@ export const customer: ResourceSpec = {
 				'Get one customer account: company, primary contact, address and links to its sub-resources',
 			fields: [customerField],
 			request: (p) => ({ method: 'GET', ...customerPath(p) }),
-			output: pbxOutput('Get a customer', 'record'),
+			output: pbxOutput('Get a customer', 'record', withIdBeside),
 			shape: customerShape,
 		},
 		{
@@ -58,7 +58,7 @@ export const customer: ResourceSpec = {
 				'List the customers this user can see: its own account, or every account a reseller owns',
 			paging: 'pbx',
 			request: () => ({ method: 'GET', path: '/customers' }),
-			output: pbxOutput('Get many customers', 'any'),
+			output: pbxOutput('Get many customers', 'any', withIdBeside),
 			shape: customerShape,
 		},
 	],

@@ -3,7 +3,7 @@ import type { ApiPath, OutputShape, Params, ResourceSpec } from '../../shared/op
 import { plain } from '../../shared/outputShape';
 import { idFromUri } from '../../shared/params';
 import { customerField, customerPath, endpointField } from '../fields';
-import { pbxOutput, unshownAnswer } from '../records';
+import { pbxOutput, unshownAnswer, withIdBeside } from '../records';
 
 function phoneStatusPath(p: Params): ApiPath {
 	const customer = customerPath(p, '/endpoints/{endpointId}/phonestatus');
@@ -32,7 +32,7 @@ export const endpoint: ResourceSpec = {
 			description: 'Read whether Do Not Disturb is set on an endpoint',
 			fields: [customerField, endpointField],
 			request: (p) => ({ method: 'GET', ...phoneStatusPath(p) }),
-			output: pbxOutput('Get the Do Not Disturb status of an endpoint', 'record'),
+			output: pbxOutput('Get the Do Not Disturb status of an endpoint', 'record', withIdBeside),
 			shape: phoneStatusShape,
 		},
 		{
