@@ -27,6 +27,7 @@ import {
 import { customerField, customerPath, endpointField } from '../fields';
 import { getManyOperation } from './collection';
 import { parseParty, unshownAnswer, wholeNumberText } from '../records';
+import { clock } from '../../shared/timers';
 
 /** Every call history filter of the API. */
 export const callFilters: INodeProperties = filtersField([
@@ -158,7 +159,7 @@ export const call: ResourceSpec = {
 					}
 				}
 				const data = Buffer.from(csv);
-				const fileName = `call-history-${String(p.customerId).trim()}-${new Date().toISOString().slice(0, 10)}.csv`;
+				const fileName = `call-history-${String(p.customerId).trim()}-${new Date(clock.now()).toISOString().slice(0, 10)}.csv`;
 				return new FileOutput(
 					{ fileName, mimeType: 'text/csv', rows, fileSize: data.length },
 					data,

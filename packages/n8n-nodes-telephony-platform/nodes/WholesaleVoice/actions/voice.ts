@@ -32,6 +32,7 @@ import {
 	validateCdrPeriod,
 	validateReportDate,
 } from '../validation/account';
+import { clock } from '../../shared/timers';
 
 const callIdField = textField(
 	'Call ID',
@@ -231,7 +232,9 @@ export const voice: ResourceSpec = {
 				p.period === 'day'
 					? {
 							path: `${VOICE_PATH}/cdr/{day}`,
-							pathParams: { day: plainDate(p.day) ?? new Date().toISOString().slice(0, 10) },
+							pathParams: {
+								day: plainDate(p.day) ?? new Date(clock.now()).toISOString().slice(0, 10),
+							},
 						}
 					: { path: `${VOICE_PATH}/cdr` },
 			body: (p) => {

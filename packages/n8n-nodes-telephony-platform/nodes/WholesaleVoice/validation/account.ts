@@ -24,6 +24,7 @@ import {
 	windowStart,
 } from './common';
 import type { RuleId } from './rules';
+import { clock } from '../../shared/timers';
 
 /** Small rules of the account, voice, trunk, report, notification and SMS requests; each takes the field names the node shows. */
 
@@ -235,7 +236,7 @@ export function validateLatestCount(
 export function validateReportDate(
 	field: string,
 	value: unknown,
-	now: Date = new Date(),
+	now: Date = new Date(clock.now()),
 ): ValidationIssue[] {
 	if (isBlank(value)) return [];
 	const time = isText(value) ? parseDate(String(value).trim()) : undefined;
@@ -261,7 +262,7 @@ export function validateReportDate(
 export function validateCdrPeriod(
 	dateStart: unknown,
 	dateEnd: unknown,
-	now: Date = new Date(),
+	now: Date = new Date(clock.now()),
 ): ValidationIssue[] {
 	return validatePeriod(dateStart, dateEnd, 90, 'date-time.cdr-window', now);
 }
@@ -270,7 +271,7 @@ export function validateCdrPeriod(
 export function validateNotificationHistoryPeriod(
 	dateStart: unknown,
 	dateEnd: unknown,
-	now: Date = new Date(),
+	now: Date = new Date(clock.now()),
 ): ValidationIssue[] {
 	return validatePeriod(dateStart, dateEnd, 60, 'date-time.notification-history-window', now);
 }

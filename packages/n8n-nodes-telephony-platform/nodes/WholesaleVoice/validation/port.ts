@@ -17,6 +17,7 @@ import {
 	wrongKind,
 } from './common';
 import { PORT_CUSTOMER_MAX_LENGTHS, type RuleId } from './rules';
+import { clock } from '../../shared/timers';
 
 /** A GNP port submission, `POST /v3/porting/{ACCOUNT}/gnp`: each is charged (a resubmission without orig_ref again), so all is checked first. */
 
@@ -93,7 +94,7 @@ export function validatePortSubmission(
 				/^\d{3}$/,
 				'a cupid',
 			),
-			portDate(submission.port_date, options.now ?? new Date()),
+			portDate(submission.port_date, options.now ?? new Date(clock.now())),
 			ifText('contact_email', () =>
 				asRule('port.contact_email.form', email('contact_email', contactEmail)),
 			),
