@@ -120,7 +120,21 @@ describe(`installed from a registry through n8n's community-packages endpoint (t
 	const nodesDir = () => path.join(n8n.userFolder, '.n8n', 'nodes');
 	const installedDir = () => path.join(nodesDir(), 'node_modules', first.name);
 	const ledger = () => JSON.parse(fs.readFileSync(path.join(nodesDir(), 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-	const ourTypes = async () => (await rest.get<Array<{ name: string }>>('/types/nodes.json')).map((n) => n.name).filter((n) => n.startsWith(`${first.name}.`));
+
+	/**
+	 * The package's node types in the editor's list, read until `settled` holds (at most 30 s): n8n
+	 * writes the list again after an install or uninstall, and 1.x may answer while it writes
+	 * (cut JSON), which counts as no list at all.
+	 */
+	async function ourTypes(settled: (types: string[]) => boolean): Promise<string[] | undefined> {
+		let types: string[] | undefined;
+		for (const giveUpAt = Date.now() + 30_000; Date.now() < giveUpAt; await new Promise((resolve) => setTimeout(resolve, 500))) {
+			const answer = await rest.get<unknown>('/types/nodes.json');
+			types = Array.isArray(answer) ? answer.map((n: { name: string }) => n.name).filter((n) => n.startsWith(`${first.name}.`)) : undefined;
+			if (types && settled(types)) break;
+		}
+		return types;
+	}
 
 	/** Calls the recipe's webhook: the Hosted PBX node reads the customer from the sandbox. */
 	async function runRecipe(): Promise<{ status: number; body: any; requests: number }> {
@@ -196,7 +210,9 @@ describe(`installed from a registry through n8n's community-packages endpoint (t
 		const types = installed.installedNodes.map((n) => n.type).sort();
 		expect(types).toHaveLength(pkg.n8n.nodes.length);
 		expect(types).toContain(`${first.name}.hostedPbx`);
-		expect((await ourTypes()).filter((t) => !t.endsWith('Tool')).sort()).toEqual(types);
+		const withoutTools = (names: string[]) => names.filter((t) => !t.endsWith('Tool')).sort();
+		const inEditor = await ourTypes((now) => JSON.stringify(withoutTools(now)) === JSON.stringify(types));
+		expect(withoutTools(inEditor ?? [])).toEqual(types);
 		const listed = await rest.get<InstalledPackage[]>('/rest/community-packages');
 		expect(listed.map((p) => [p.packageName, p.installedVersion])).toEqual([[first.name, first.version]]);
 	});
@@ -261,7 +277,7 @@ describe(`installed from a registry through n8n's community-packages endpoint (t
 		expect(await rest.get<InstalledPackage[]>('/rest/community-packages')).toEqual([]);
 		expect(fs.existsSync(installedDir())).toBe(false);
 		// n8n removes the package's folder; its nodes/package.json keeps the entry (n8n 2.40 does).
-		expect(await ourTypes()).toEqual([]);
+		expect(await ourTypes((now) => now.length === 0)).toEqual([]);
 	});
 
 	test(`a tarball without ${NEEDED_FILE} does not install: n8n answers an error and loads none of its nodes`, async () => {
@@ -271,7 +287,7 @@ describe(`installed from a registry through n8n's community-packages endpoint (t
 		// n8n names the missing module (2.x: ENOENT with its path, 1.x: Cannot find module).
 		expect(JSON.stringify(res.body)).toContain(NEEDED_FILE.replace(/^dist\/nodes\/|\.js$/g, ''));
 		expect(await rest.get<InstalledPackage[]>('/rest/community-packages')).toEqual([]);
-		expect(await ourTypes()).toEqual([]);
+		expect(await ourTypes((now) => now.length === 0)).toEqual([]);
 		expect(fs.existsSync(installedDir())).toBe(false);
 		// The registry itself was fine: it serves the broken version to any client.
 		const packument = await httpRequest<{ versions: Record<string, unknown> }>(`${registry.url}/${first.name}`);
