@@ -6,6 +6,8 @@
 import type { Sandbox } from '../../sandbox';
 import { setSandboxTime } from '../../sandbox/core/clock';
 import { useClock } from '../../packages/n8n-nodes-telephony-platform/nodes/shared/timers';
+import { validateNotificationHistoryPeriod } from '../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/validation/account';
+import { validatePortSubmission } from '../../packages/n8n-nodes-telephony-platform/nodes/WholesaleVoice/validation/port';
 import { FakeClock } from '../harness/clock';
 import { sandboxForFile } from '../harness/sandboxForFile';
 import { runPbx } from './HostedPbx/pbxTestKit';
@@ -45,4 +47,13 @@ test('Hosted PBX Export CSV: the file is named for the clock’s day', async () 
 	const run = await runPbx(sandbox, { resource: 'call', operation: 'exportCsv', filters: {}, binaryPropertyName: 'data' });
 	expect(run.error).toBeUndefined();
 	expect(run.items.map((item) => item.binary?.data.fileName)).toEqual(['call-history-me-2031-03-04.csv']);
+});
+
+test('the notification history window (60 days) and the port date (not in the past) are the clock’s', () => {
+	const fields = (issues: Array<{ field: string }>) => issues.map((issue) => issue.field);
+	expect(fields(validateNotificationHistoryPeriod('2031-02-01 00:00:00', undefined))).toEqual([]);
+	expect(fields(validateNotificationHistoryPeriod('2030-12-01 00:00:00', undefined))).toEqual(['date_start']);
+	const portDateIssues = (portDate: string) => fields(validatePortSubmission({ port_date: portDate })).filter((field) => field === 'port_date');
+	expect(portDateIssues('2031-03-04 11:00:00')).toEqual(['port_date']);
+	expect(portDateIssues('2031-03-04 13:00:00')).toEqual([]);
 });

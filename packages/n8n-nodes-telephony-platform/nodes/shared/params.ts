@@ -36,6 +36,9 @@ export function idFromUri(value: unknown): string {
 	return text.slice(start, query >= 0 && query < end ? query : end);
 }
 
+/** The UTC date of a time, `YYYY-MM-DD`. */
+export const formatDate = (time: number) => new Date(time).toISOString().slice(0, 10);
+
 /**
  * A date-time from an n8n date picker or an expression (string, Date, Luxon DateTime) as
  * ISO 8601 in UTC with a `Z`; undefined when blank. Only a real instant is converted (see

@@ -13,7 +13,7 @@ import {
 	textField,
 } from '../../shared/fields';
 import { PBX_MAX_PAGE_SIZE } from '../../shared/pagination';
-import { compact, isoUtc } from '../../shared/params';
+import { compact, formatDate, isoUtc } from '../../shared/params';
 import { MAX_DOWNLOAD_BYTES, MAX_DOWNLOAD_MIB } from '../../shared/transport/body';
 import { describeValue, integerInRange, isBlank, issues, required } from '../../shared/validation';
 import {
@@ -159,7 +159,7 @@ export const call: ResourceSpec = {
 					}
 				}
 				const data = Buffer.from(csv);
-				const fileName = `call-history-${String(p.customerId).trim()}-${new Date(clock.now()).toISOString().slice(0, 10)}.csv`;
+				const fileName = `call-history-${String(p.customerId).trim()}-${formatDate(clock.now())}.csv`;
 				return new FileOutput(
 					{ fileName, mimeType: 'text/csv', rows, fileSize: data.length },
 					data,

@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { validationError } from '../../shared/errors';
 import type { OutputShape, ResourceSpec } from '../../shared/operation';
 import { flat, joined, plain, shapeOf, utcTime, withKnown } from '../../shared/outputShape';
-import { compact } from '../../shared/params';
+import { compact, formatDate } from '../../shared/params';
 import { integerInRange, isBlank, issues, matches, required } from '../../shared/validation';
 import {
 	dateField,
@@ -232,9 +232,7 @@ export const voice: ResourceSpec = {
 				p.period === 'day'
 					? {
 							path: `${VOICE_PATH}/cdr/{day}`,
-							pathParams: {
-								day: plainDate(p.day) ?? new Date(clock.now()).toISOString().slice(0, 10),
-							},
+							pathParams: { day: plainDate(p.day) ?? formatDate(clock.now()) },
 						}
 					: { path: `${VOICE_PATH}/cdr` },
 			body: (p) => {

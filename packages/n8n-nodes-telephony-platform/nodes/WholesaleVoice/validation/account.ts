@@ -13,7 +13,6 @@ import { e164 } from '../../shared/phoneNumbers';
 
 import {
 	asRule,
-	formatDate,
 	isText,
 	parseDate,
 	parseDateTime,
@@ -24,6 +23,7 @@ import {
 	windowStart,
 } from './common';
 import type { RuleId } from './rules';
+import { formatDate } from '../../shared/params';
 import { clock } from '../../shared/timers';
 
 /** Small rules of the account, voice, trunk, report, notification and SMS requests; each takes the field names the node shows. */

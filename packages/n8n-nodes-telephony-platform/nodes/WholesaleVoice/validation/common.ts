@@ -150,5 +150,3 @@ export const startOfUtcDay = (now: Date) =>
 export function windowStart(now: Date, days: number): number {
 	return startOfUtcDay(now) - days * 24 * 60 * 60 * 1000;
 }
-
-export const formatDate = (time: number) => new Date(time).toISOString().slice(0, 10);
